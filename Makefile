@@ -1,0 +1,83 @@
+# pct - program-counter sampling profiler.
+#
+#   make                 build build/bin/pct, build/lib/libpct.so and libpct.a
+#   make demo            install missing Debian packages, build, profile xz -9
+#   make check           install missing packages, build, run every test
+#   make install PREFIX=DIR
+#   make bench           run the benchmarks in bench/ (prints ratios)
+
+PREFIX  ?= /usr/local
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -Iinclude
+B       := build
+
+LIB_SRC := $(wildcard lib/*.c)
+LIB_OBJ := $(LIB_SRC:lib/%.c=$(B)/obj/lib/%.o)
+TOOL_SRC := $(wildcard src/*.c)
+TOOL_OBJ := $(TOOL_SRC:src/%.c=$(B)/obj/src/%.o)
+# the tools' code minus main(), for the unit tests
+CORE_OBJ := $(filter-out $(B)/obj/src/pct.o,$(TOOL_OBJ))
+TOOL_LIBS := -ldw -lelf -lz -lstdc++ -lm
+
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+
+MAN := $(wildcard man/*.[1-9])
+
+all: $(B)/bin/pct $(B)/lib/libpct.so $(B)/lib/libpct.a
+
+# The runtime: libc only, hidden symbols, no stack protector or other
+# instrumentation on the signal path.
+$(B)/obj/lib/%.o: lib/%.c lib/*.h include/*.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -fno-stack-protector -c -o $@ $<
+
+$(B)/lib/libpct.so: $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libpct.so -Wl,-z,now -o $@ $(LIB_OBJ)
+
+$(B)/lib/libpct.a: $(LIB_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $(LIB_OBJ)
+
+$(B)/obj/src/%.o: src/%.c src/*.h include/*.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/bin/pct: $(TOOL_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $(TOOL_OBJ) $(TOOL_LIBS)
+
+$(B)/tests/test_%: tests/unit/test_%.c tests/unit/unit.h $(CORE_OBJ) $(B)/lib/libpct.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Isrc -Ilib -o $@ $< $(CORE_OBJ) $(B)/lib/libpct.a $(TOOL_LIBS)
+
+unit: $(UNIT_BIN)
+
+deps:
+	@scripts/deps.sh
+
+demo: deps all
+	@scripts/demo.sh
+
+check: deps all unit
+	@tests/run.sh
+
+bench: deps all
+	@for b in bench/*.sh; do echo "== $$b"; $$b || exit 1; done
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
+	install -m 755 $(B)/bin/pct $(DESTDIR)$(PREFIX)/bin/pct
+	install -m 755 $(B)/lib/libpct.so $(DESTDIR)$(PREFIX)/lib/libpct.so
+	install -m 644 $(B)/lib/libpct.a $(DESTDIR)$(PREFIX)/lib/libpct.a
+	install -m 644 include/pct.h include/pct_format.h $(DESTDIR)$(PREFIX)/include/
+	for m in $(MAN); do s=$${m##*.}; install -d $(DESTDIR)$(PREFIX)/share/man/man$$s; \
+		install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man$$s/; done
+
+clean:
+	rm -rf $(B)
+
+.PHONY: all unit deps demo check bench install clean

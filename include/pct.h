@@ -1,0 +1,57 @@
+/*
+ * pct.h - the public interface of libpct, pct's sampling runtime (libpct(3)).
+ *
+ * Profiling is controlled by the environment, never by the code: nothing
+ * happens unless $PCT is set when pct_on() runs.  pct_on() runs by itself
+ * from a constructor when libpct.so is preloaded or linked, and when
+ * libpct.a is linked with -Wl,-u,pct_on (or when the program calls it), so
+ * calling it from main() is optional, and harmless to leave in shipped code.
+ *
+ * $PCT              output file name; "%p" becomes the pid, "%e" the
+ *                   executable's base name, "%%" a percent sign.  Empty or
+ *                   "1": "<argv[0] base name>.<pid>.pct" in the working
+ *                   directory.  An existing file is never overwritten: the
+ *                   runtime then inserts ".N" before ".pct" (N = 1, 2, ...).
+ * $PCT_HZ           requested sampling rate in Hz (default 1000; the kernel
+ *                   delivers at most one CPU-time signal per scheduler tick,
+ *                   and the file records the rate it measured).
+ * $PCT_SLOTS        sample table size in entries, a power of two between
+ *                   2^10 and 2^26 (default 2^18: 4 MiB, about 229000
+ *                   distinct instructions).  Samples past it are counted
+ *                   as dropped.
+ * $PCT_QUIET        if set and not "0", the runtime's warnings are silenced.
+ */
+#ifndef PCT_H
+#define PCT_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Start sampling this process if $PCT is set.  Returns 1 if the process is
+ * being profiled (now or already), 0 if $PCT is unset, and -1 if profiling
+ * was asked for but could not start (one warning on stderr says why; the
+ * program is otherwise unaffected).  Safe to call any number of times.
+ */
+int pct_on(void);
+
+/*
+ * Stop sampling and finish the file: end time, CPU time covered and the
+ * measured period.  It runs by itself at exit; call it to end a profile
+ * early.  Sampling does not restart after it.  Safe to call any number of
+ * times, and when pct_on() was never called.
+ */
+void pct_off(void);
+
+/*
+ * The name of the file this process writes, or NULL if it is not being
+ * profiled.  The string stays valid until the process exits.
+ */
+const char *pct_output_path(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,143 @@
+/*
+ * pct_format.h - the one definition of the pct profile file (pct(5)).
+ *
+ * Both the runtime (lib/, which writes the file through a MAP_SHARED
+ * mapping while the program runs) and the tools (src/, which read it)
+ * include this header; nothing else defines the layout.
+ *
+ * Design, after GNU gmon.out's "new" format (gmon_out.h, glibc/binutils):
+ * the file opens with a magic cookie, a version and a byte-order mark, and
+ * every histogram states its physical dimension ("seconds"/"s").  Unlike
+ * gmon.out, counts are 64-bit, granularity is one byte (one instruction),
+ * and samples are keyed by (module, offset in the module's file), so that
+ * ASLR and PIE do not matter and runs of one binary compare directly.
+ *
+ * Layout (all offsets from the start of the file, native byte order):
+ *
+ *   0                 struct pct_header          (header_size bytes)
+ *   modules_offset    struct pct_module[modules_max]
+ *   strings_offset    char[strings_size]         string pool (paths, argv)
+ *   table_offset      struct pct_entry[table_slots]   open-addressing table
+ *   file_size
+ *
+ * The runtime creates the file under a temporary name, writes a complete
+ * header, and only then links it to its final name, so a file that exists
+ * under its final name always has a valid header.  Counters and the module
+ * count then change while the program runs; a reader must treat every field
+ * below "live" as a snapshot (see pct(5), "Reading a live file").
+ */
+#ifndef PCT_FORMAT_H
+#define PCT_FORMAT_H
+
+#include <stdint.h>
+
+#define PCT_MAGIC "PCTPROF"            /* 8 bytes with the trailing NUL */
+#define PCT_MAGIC_LEN 8
+#define PCT_VERSION 1
+#define PCT_BYTE_ORDER 0x01020304u     /* reads 0x04030201 if swapped */
+
+/* How samples were taken (header.mechanism). */
+enum pct_mechanism {
+	PCT_MECH_ITIMER_PROF = 1,      /* setitimer(ITIMER_PROF): user+system CPU time, SIGPROF */
+	PCT_MECH_ITIMER_VIRTUAL = 2,   /* setitimer(ITIMER_VIRTUAL): user CPU time, SIGVTALRM */
+};
+
+/* Life cycle of the file (header.state). */
+enum pct_state {
+	PCT_STATE_RUNNING = 1,         /* the program may still be sampling */
+	PCT_STATE_COMPLETE = 2,        /* sampling stopped and end fields written */
+};
+
+/* What a module record describes (pct_module.kind). */
+enum pct_module_kind {
+	PCT_MOD_FILE = 1,              /* a mapped ELF file: the path is a file name */
+	PCT_MOD_MAIN = 2,              /* like FILE, and it is the main executable */
+	PCT_MOD_VDSO = 3,              /* the kernel's vDSO; path is "[vdso]" */
+	PCT_MOD_ANON = 4,              /* executable memory with no file (JIT code) */
+};
+
+#define PCT_BUILD_ID_MAX 40            /* bytes; GNU build-ids are 20 (sha1) or 16 */
+#define PCT_PATH_MAX 4096              /* bytes of a module path, without the NUL */
+
+/*
+ * A table key packs the module number and an offset:
+ *
+ *   63        48 47                                    0
+ *   +-----------+---------------------------------------+
+ *   | module+1  | offset in the module's file           |
+ *   +-----------+---------------------------------------+
+ *
+ * Module 0xffff means "no known module": the low 48 bits are then the
+ * absolute PC.  A key of 0 marks an empty slot.
+ */
+#define PCT_KEY_MODULE_SHIFT 48
+#define PCT_KEY_OFFSET_MASK ((UINT64_C(1) << PCT_KEY_MODULE_SHIFT) - 1)
+#define PCT_KEY_UNKNOWN_MODULE 0xffffu
+#define PCT_MODULES_LIMIT 0xfffeu      /* module numbers 0 .. 0xfffd */
+
+static inline uint64_t pct_key(uint32_t module_plus_one, uint64_t offset)
+{
+	return ((uint64_t)module_plus_one << PCT_KEY_MODULE_SHIFT) | (offset & PCT_KEY_OFFSET_MASK);
+}
+
+struct pct_header {
+	char magic[PCT_MAGIC_LEN];     /*   0 PCT_MAGIC */
+	uint32_t version;              /*   8 PCT_VERSION */
+	uint32_t byte_order;           /*  12 PCT_BYTE_ORDER, written natively */
+	uint32_t header_size;          /*  16 bytes: sizeof(struct pct_header) */
+	uint32_t state;                /*  20 enum pct_state (live) */
+	uint64_t file_size;            /*  24 bytes: size the file was created with */
+
+	uint32_t mechanism;            /*  32 enum pct_mechanism */
+	uint32_t pid;                  /*  36 process id of the profiled program */
+	char dimension[16];            /*  40 unit of period, NUL padded, e.g. "seconds" (gmon_out.h) */
+	char dimension_abbrev;         /*  56 one character, e.g. 's' (gmon_out.h) */
+	uint8_t pad0[3];               /*  57 zero */
+	uint32_t ppid;                 /*  60 parent's process id at start */
+	uint64_t period_requested_ns;  /*  64 interval asked of the kernel, ns */
+	uint64_t period_ns;            /*  72 effective period, ns: measured CPU time / samples; 0 until known (live) */
+	int64_t start_time_ns;         /*  80 CLOCK_REALTIME when sampling started, ns since the epoch */
+	int64_t end_time_ns;           /*  88 CLOCK_REALTIME when it stopped; 0 while running (live) */
+	uint64_t cpu_start_ns;         /*  96 CLOCK_PROCESS_CPUTIME_ID when sampling started, ns */
+	uint64_t cpu_last_ns;          /* 104 CLOCK_PROCESS_CPUTIME_ID at the last sample or at the end (live) */
+
+	uint64_t strings_offset;       /* 112 bytes from file start */
+	uint64_t strings_size;         /* 120 bytes reserved for the pool */
+	uint64_t strings_used;         /* 128 bytes of the pool in use (live) */
+	uint64_t modules_offset;       /* 136 bytes from file start */
+	uint32_t module_size;          /* 144 bytes: sizeof(struct pct_module) */
+	uint32_t modules_max;          /* 148 records reserved */
+	uint32_t modules_count;        /* 152 records published (live); a record is complete before it counts */
+	uint32_t cmdline_len;          /* 156 bytes of argv, each argument NUL terminated */
+	uint64_t cmdline_offset;       /* 160 offset of argv in the string pool */
+	uint64_t table_offset;         /* 168 bytes from file start; page aligned */
+	uint64_t table_slots;          /* 176 entries in the table, a power of two */
+	uint32_t entry_size;           /* 184 bytes: sizeof(struct pct_entry) */
+	uint32_t exe_module;           /* 188 module number of the main executable, or 0xffffffff */
+
+	uint64_t samples;              /* 192 samples stored in the table (live) */
+	uint64_t dropped;              /* 200 samples lost because the table was full (live) */
+	uint64_t slots_used;           /* 208 table entries in use (live) */
+	uint64_t rescans;              /* 216 times the handler looked for a newly mapped module (live) */
+	uint64_t reserved[4];          /* 224 zero */
+};                                     /* 256 */
+
+struct pct_module {
+	uint64_t start;                /*  0 absolute address of the first byte of the executable mapping */
+	uint64_t end;                  /*  8 absolute address one past its last byte */
+	uint64_t file_offset;          /* 16 offset in the file that is mapped at start */
+	uint64_t path_offset;          /* 24 offset of the path in the string pool */
+	uint32_t path_len;             /* 32 bytes, without the NUL that follows in the pool */
+	uint8_t kind;                  /* 36 enum pct_module_kind */
+	uint8_t build_id_len;          /* 37 bytes of build_id in use; 0 if the module has none */
+	uint8_t pad0[2];               /* 38 zero */
+	uint8_t build_id[PCT_BUILD_ID_MAX]; /* 40 NT_GNU_BUILD_ID note contents */
+	uint64_t reserved;             /* 80 zero */
+};                                     /* 88 */
+
+struct pct_entry {
+	uint64_t key;                  /* pct_key(); 0 if the slot is empty */
+	uint64_t count;                /* samples at that key */
+};
+
+#endif

@@ -1,0 +1,17 @@
+/*
+ * arch.h - the one architecture-specific fact the runtime needs: the
+ * interrupted program counter, read from the signal's ucontext.  Porting
+ * pct to another architecture means adding one arch-NAME.h beside this.
+ */
+#ifndef PCT_ARCH_H
+#define PCT_ARCH_H
+
+#if defined(__x86_64__)
+#include "arch-x86_64.h"
+#elif defined(__aarch64__)
+#include "arch-aarch64.h"
+#else
+#error "pct: no arch-*.h for this architecture; add one that defines arch_pc()"
+#endif
+
+#endif

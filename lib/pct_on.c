@@ -1,0 +1,212 @@
+/*
+ * pct_on.c - switching profiling on and off: the constructor, pct_on(),
+ * pct_off() and the output name.
+ *
+ * How argv[0] is found.  glibc calls every ELF constructor, in the main
+ * program, in preloaded and linked shared libraries, and in static
+ * programs, as f(argc, argv, envp).  That is not part of any standard, so
+ * the constructor checks that the arguments look like the kernel's initial
+ * stack (argv[argc] == NULL and envp == &argv[argc + 1]) before trusting
+ * them.  Otherwise (another libc, or a constructor called by hand), the
+ * runtime reads /proc/self/cmdline.  Odd values:
+ *   - argv[0] "/usr/bin/xz" or "./xz" gives the base name "xz";
+ *   - a base name with characters outside [A-Za-z0-9._+-] has them
+ *     replaced by '_', and a leading '-' or '.' (a login shell's "-bash")
+ *     becomes '_', so that the file name is never an option or hidden;
+ *   - an empty argv[0], argc == 0, or no readable source gives "pc", the
+ *     seed's "pc.pct".
+ * program_invocation_name is not used: it is glibc's copy of the same
+ * argv[0].  AT_EXECFN and /proc/self/exe name the file that was executed,
+ * not what the caller called it; "%e" uses /proc/self/exe.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pct.h"
+#include "runtime.h"
+
+struct rt rt_g = { .module_lock = ATOMIC_FLAG_INIT };
+
+#define PUBLIC __attribute__((visibility("default")))
+
+/* Copy a sanitised base name of path into out (cap >= 2); "pc" if none. */
+static void base_name(char *out, size_t cap, const char *path)
+{
+	const char *b = path ? strrchr(path, '/') : NULL;
+	size_t n = 0;
+
+	b = b ? b + 1 : path;
+	if (b && (strcmp(b, ".") == 0 || strcmp(b, "..") == 0))
+		b = NULL;
+	for (; b && *b && n + 1 < cap && n < 64; b++) {
+		char c = *b;
+		int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			 c == '.' || c == '_' || c == '+' || c == '-';
+		if (!ok || (n == 0 && (c == '-' || c == '.')))
+			c = '_';
+		out[n++] = c;
+	}
+	if (n == 0)
+		n = (size_t)snprintf(out, cap, "pc");
+	out[n] = '\0';
+}
+
+static const char *argv0(char *buf, size_t cap)
+{
+	if (rt_g.argv)
+		return rt_g.argc > 0 ? rt_g.argv[0] : NULL;
+	FILE *f = fopen("/proc/self/cmdline", "re");
+	if (f == NULL)
+		return NULL;
+	size_t n = fread(buf, 1, cap - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return n ? buf : NULL;
+}
+
+/*
+ * Expand $PCT into a file name: "%p" pid, "%e" executable base name, "%%"
+ * a percent sign; empty or "1" means "<argv[0] base>.%p.pct".
+ */
+static int expand_name(char *out, size_t cap, const char *pattern)
+{
+	char a0buf[PCT_PATH_MAX + 1], base[80], exe[PCT_PATH_MAX + 1];
+	size_t n = 0;
+
+	if (pattern[0] == '\0' || strcmp(pattern, "1") == 0) {
+		base_name(base, sizeof base, argv0(a0buf, sizeof a0buf));
+		int w = snprintf(out, cap, "%s.%d.pct", base, (int)getpid());
+		return w < 0 || (size_t)w >= cap ? -1 : 0;
+	}
+	for (const char *p = pattern; *p; p++) {
+		char num[24];
+		const char *ins = NULL;
+		if (p[0] == '%' && p[1] == 'p') {
+			snprintf(num, sizeof num, "%d", (int)getpid());
+			ins = num;
+		} else if (p[0] == '%' && p[1] == 'e') {
+			ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+			exe[len > 0 ? len : 0] = '\0';
+			base_name(base, sizeof base, len > 0 ? exe : argv0(a0buf, sizeof a0buf));
+			ins = base;
+		} else if (p[0] == '%' && p[1] == '%') {
+			ins = "%";
+		}
+		if (ins) {
+			size_t l = strlen(ins);
+			if (n + l >= cap)
+				return -1;
+			memcpy(out + n, ins, l);
+			n += l;
+			p++;
+		} else {
+			if (n + 1 >= cap)
+				return -1;
+			out[n++] = *p;
+		}
+	}
+	out[n] = '\0';
+	return 0;
+}
+
+static unsigned env_uint(const char *name, unsigned dflt, unsigned lo, unsigned hi)
+{
+	const char *s = getenv(name);
+	char *end;
+	if (s == NULL || *s == '\0')
+		return dflt;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 10);
+	if (errno || *end || v < lo || v > hi) {
+		rt_warn("ignoring a bad value of", name, 0);
+		return dflt;
+	}
+	return (unsigned)v;
+}
+
+static unsigned slots_log2_from_env(void)
+{
+	unsigned slots = env_uint("PCT_SLOTS", 1u << RT_DEFAULT_SLOTS_LOG2, 1u << RT_MIN_SLOTS_LOG2,
+				  1u << RT_MAX_SLOTS_LOG2);
+	unsigned log2 = 0;
+	while ((1u << (log2 + 1)) <= slots)
+		log2++;
+	return log2;
+}
+
+PUBLIC int pct_on(void)
+{
+	int expect = RT_IDLE;
+	char name[PCT_PATH_MAX + 1];
+
+	if (!atomic_compare_exchange_strong(&rt_g.state, &expect, RT_STARTING)) {
+		while (expect == RT_STARTING)  /* another thread is starting it */
+			expect = atomic_load(&rt_g.state);
+		return expect == RT_ON ? 1 : expect == RT_FAILED ? -1 : 0;
+	}
+	/* Never profile setuid or setgid programs: $PCT would let any user
+	 * make them write files. */
+	const char *pattern = secure_getenv("PCT");
+	if (pattern == NULL) {
+		atomic_store(&rt_g.state, RT_IDLE);
+		return 0;
+	}
+	unsigned hz = env_uint("PCT_HZ", RT_DEFAULT_HZ, 1, 1000000);
+	if (expand_name(name, sizeof name, pattern) != 0) {
+		rt_warn("output name too long from $PCT", pattern, 0);
+		goto fail;
+	}
+	if (rt_output_open(name, slots_log2_from_env()) != 0)
+		goto fail;
+	if (rt_modules_scan_loaded() != 0)
+		rt_warn("too many modules to record all of them in", rt_g.path, 0);
+	if (rt_sampling_start(hz) != 0) {
+		rt_output_finish();
+		goto fail;
+	}
+	atomic_store(&rt_g.state, RT_ON);
+	return 1;
+fail:
+	atomic_store(&rt_g.state, RT_FAILED);
+	return -1;
+}
+
+PUBLIC void pct_off(void)
+{
+	int expect = RT_ON;
+	if (!atomic_compare_exchange_strong(&rt_g.state, &expect, RT_OFF))
+		return;
+	/* A forked child shares the parent's mapping but has no timer; it must
+	 * not finish the parent's header. */
+	if (rt_g.hdr->pid != (uint32_t)getpid()) {
+		atomic_store(&rt_g.sampling, 0);
+		return;
+	}
+	rt_sampling_stop();
+	rt_output_finish();
+}
+
+PUBLIC const char *pct_output_path(void)
+{
+	int s = atomic_load(&rt_g.state);
+	return (s == RT_ON || s == RT_OFF) ? rt_g.path : NULL;
+}
+
+__attribute__((constructor)) static void rt_init(int argc, char **argv, char **envp)
+{
+	if (argv && argc >= 0 && argv[argc] == NULL && envp == argv + argc + 1) {
+		rt_g.argc = argc;
+		rt_g.argv = argv;
+	}
+	if (getenv("PCT"))
+		pct_on();
+}
+
+__attribute__((destructor)) static void rt_fini(void)
+{
+	pct_off();
+}

@@ -1,0 +1,13 @@
+/*
+ * commands.h - the pct subcommands.  Each is cmd_NAME(argc, argv) in
+ * src/cmd_NAME.c, listed once in the table in pct.c, with a man page
+ * man/pct-NAME.1 and tests under tests/.  argv[0] is the command's name;
+ * the return value is the exit status.
+ */
+#ifndef PCT_COMMANDS_H
+#define PCT_COMMANDS_H
+
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+#endif

@@ -1,0 +1,55 @@
+/*
+ * pct.c - the pct command: dispatch to a subcommand from the table.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "util.h"
+
+#define PCT_VERSION_STRING "0.1.0"
+
+static const struct command {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *summary;
+} commands[] = {
+	{ "record", cmd_record, "run a command with sampling on and write its profile" },
+	{ "report", cmd_report, "print the flat profile of profile files" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: pct COMMAND [ARGS...]\n"
+		   "       pct --help | --version\n\n"
+		   "pct samples a program's PC on CPU-time ticks, with no recompiling,\n"
+		   "and reports where the time went, with its statistical error.\n\n"
+		   "Commands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nRun 'pct COMMAND --help' for a command's options; see pct(1).\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		finish_stdout();
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("pct %s\n", PCT_VERSION_STRING);
+		finish_stdout();
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "pct: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

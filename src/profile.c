@@ -1,0 +1,268 @@
+/*
+ * profile.c - read and validate a pct profile file (pct(5)).
+ *
+ * The whole file is read into memory with read(2), then the header, the
+ * module records and the string pool are read again.  The runtime
+ * publishes a module before it counts any sample against it, so the second
+ * read sees every module that the (older) table copy can refer to: a live
+ * file gives a consistent snapshot, never a torn header.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "profile.h"
+#include "util.h"
+
+static int fail(char *err, size_t errlen, const char *file, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(err, errlen, "'%s': ", file);
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < errlen)
+		vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int read_all(int fd, void *buf, size_t len, off_t off)
+{
+	size_t done = 0;
+	while (done < len) {
+		ssize_t r = pread(fd, (char *)buf + done, len - done, off + (off_t)done);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		done += (size_t)r;
+	}
+	return 0;
+}
+
+/* Is [off, off + len) inside a file of size bytes? */
+static int in_file(uint64_t off, uint64_t len, uint64_t size)
+{
+	return off <= size && len <= size - off;
+}
+
+const char *build_id_hex(const uint8_t *id, size_t len, char *buf)
+{
+	static const char hex[] = "0123456789abcdef";
+	for (size_t i = 0; i < len; i++) {
+		buf[2 * i] = hex[id[i] >> 4];
+		buf[2 * i + 1] = hex[id[i] & 15];
+	}
+	buf[2 * len] = '\0';
+	return buf;
+}
+
+static int check_header(const struct pct_header *h, uint64_t size, const char *file, char *err,
+			size_t errlen)
+{
+	if (memcmp(h->magic, PCT_MAGIC, PCT_MAGIC_LEN) != 0)
+		return fail(err, errlen, file, "not a pct profile (bad magic)");
+	if (h->byte_order == __builtin_bswap32(PCT_BYTE_ORDER))
+		return fail(err, errlen, file, "written on a machine of the other byte order, which this pct does not read");
+	if (h->byte_order != PCT_BYTE_ORDER)
+		return fail(err, errlen, file, "bad byte-order mark 0x%08x", h->byte_order);
+	if (h->version != PCT_VERSION)
+		return fail(err, errlen, file, "format version %u; this pct reads version %u", h->version, PCT_VERSION);
+	if (h->header_size < sizeof *h || h->header_size > size)
+		return fail(err, errlen, file, "bad header_size %u", h->header_size);
+	if (h->file_size != size)
+		return fail(err, errlen, file, "file is %llu bytes but its header says %llu (truncated or padded)",
+			    (unsigned long long)size, (unsigned long long)h->file_size);
+	if (h->state != PCT_STATE_RUNNING && h->state != PCT_STATE_COMPLETE)
+		return fail(err, errlen, file, "bad state %u", h->state);
+	if (h->mechanism != PCT_MECH_ITIMER_PROF && h->mechanism != PCT_MECH_ITIMER_VIRTUAL)
+		return fail(err, errlen, file, "unknown sampling mechanism %u", h->mechanism);
+	if (memchr(h->dimension, '\0', sizeof h->dimension) == NULL || h->dimension[0] == '\0')
+		return fail(err, errlen, file, "dimension is not a NUL-terminated name");
+	if (h->module_size != sizeof(struct pct_module))
+		return fail(err, errlen, file, "module_size %u, expected %zu", h->module_size, sizeof(struct pct_module));
+	if (h->entry_size != sizeof(struct pct_entry))
+		return fail(err, errlen, file, "entry_size %u, expected %zu", h->entry_size, sizeof(struct pct_entry));
+	if (h->modules_max > PCT_MODULES_LIMIT ||
+	    !in_file(h->modules_offset, (uint64_t)h->modules_max * h->module_size, size))
+		return fail(err, errlen, file, "module table (%u records at offset %llu) lies outside the file",
+			    h->modules_max, (unsigned long long)h->modules_offset);
+	if (h->modules_count > h->modules_max)
+		return fail(err, errlen, file, "modules_count %u exceeds modules_max %u", h->modules_count, h->modules_max);
+	if (!in_file(h->strings_offset, h->strings_size, size) || h->strings_used > h->strings_size)
+		return fail(err, errlen, file, "string pool lies outside the file");
+	if (h->table_slots == 0 || (h->table_slots & (h->table_slots - 1)) != 0 ||
+	    h->table_slots > (UINT64_C(1) << 40) ||
+	    !in_file(h->table_offset, h->table_slots * h->entry_size, size))
+		return fail(err, errlen, file, "sample table (%llu slots at offset %llu) is malformed or outside the file",
+			    (unsigned long long)h->table_slots, (unsigned long long)h->table_offset);
+	if (!in_file(h->cmdline_offset, h->cmdline_len, h->strings_used))
+		return fail(err, errlen, file, "command line lies outside the string pool");
+	if (h->cpu_last_ns < h->cpu_start_ns)
+		return fail(err, errlen, file, "CPU time at the last sample precedes the start");
+	return 0;
+}
+
+static int read_modules(struct profile *p, const char *pool, const char *file, char *err, size_t errlen,
+			const struct pct_module *recs)
+{
+	const struct pct_header *h = &p->hdr;
+
+	p->nmodules = h->modules_count;
+	p->modules = xcalloc(p->nmodules, sizeof *p->modules);
+	for (size_t i = 0; i < p->nmodules; i++) {
+		const struct pct_module *m = &recs[i];
+		struct profile_module *pm = &p->modules[i];
+		if (!in_file(m->path_offset, (uint64_t)m->path_len + 1, h->strings_used) ||
+		    pool[m->path_offset + m->path_len] != '\0' || m->path_len == 0)
+			return fail(err, errlen, file, "module %zu: path lies outside the string pool", i);
+		if (m->kind < PCT_MOD_FILE || m->kind > PCT_MOD_ANON)
+			return fail(err, errlen, file, "module %zu: unknown kind %u", i, m->kind);
+		if (m->build_id_len > PCT_BUILD_ID_MAX)
+			return fail(err, errlen, file, "module %zu: build-id of %u bytes", i, m->build_id_len);
+		if (m->start >= m->end)
+			return fail(err, errlen, file, "module %zu: empty address range", i);
+		pm->path = xstrdup(pool + m->path_offset);
+		if (strlen(pm->path) != m->path_len)
+			return fail(err, errlen, file, "module %zu: path contains a NUL byte", i);
+		pm->kind = m->kind;
+		pm->build_id_len = m->build_id_len;
+		memcpy(pm->build_id, m->build_id, m->build_id_len);
+		pm->start = m->start;
+		pm->end = m->end;
+		pm->file_offset = m->file_offset;
+	}
+	return 0;
+}
+
+/* A sample whose module was unknown to the handler may lie in a module
+ * that was recorded later: resolve it now if exactly that is the case. */
+static void resolve_late(struct profile *p, struct profile_sample *s)
+{
+	for (size_t i = p->nmodules; i-- > 0;) {
+		const struct profile_module *m = &p->modules[i];
+		if (s->offset >= m->start && s->offset < m->end) {
+			s->module = (uint32_t)i;
+			s->offset = s->offset - m->start + m->file_offset;
+			return;
+		}
+	}
+}
+
+static int read_table(struct profile *p, const struct pct_entry *e, const char *file, char *err, size_t errlen)
+{
+	size_t cap = 0;
+
+	for (uint64_t i = 0; i < p->hdr.table_slots; i++) {
+		if (e[i].key == 0 || e[i].count == 0)
+			continue;
+		uint32_t mod = (uint32_t)(e[i].key >> PCT_KEY_MODULE_SHIFT);
+		struct profile_sample s = { .offset = e[i].key & PCT_KEY_OFFSET_MASK, .count = e[i].count };
+		if (mod == PCT_KEY_UNKNOWN_MODULE) {
+			s.module = PROFILE_NO_MODULE;
+			resolve_late(p, &s);
+		} else if (mod == 0 || mod > p->nmodules) {
+			return fail(err, errlen, file, "sample slot %llu refers to module %u of %zu",
+				    (unsigned long long)i, mod - 1, p->nmodules);
+		} else {
+			s.module = mod - 1;
+		}
+		if (p->total + s.count < p->total)
+			return fail(err, errlen, file, "sample counts overflow 64 bits");
+		p->total += s.count;
+		grow(&p->samples, &cap, p->nsamples + 1, sizeof *p->samples);
+		p->samples[p->nsamples++] = s;
+	}
+	return 0;
+}
+
+int profile_read(const char *file, struct profile *p, char *err, size_t errlen)
+{
+	struct stat st;
+	char *buf = NULL;
+	int fd, rc = -1;
+
+	memset(p, 0, sizeof *p);
+	p->file = xstrdup(file);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(err, errlen, file, "%s", strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		fail(err, errlen, file, "not a regular file");
+		goto out;
+	}
+	uint64_t size = (uint64_t)st.st_size;
+	if (size < sizeof(struct pct_header)) {
+		fail(err, errlen, file, "only %llu bytes: too short for a pct header (%zu)",
+		     (unsigned long long)size, sizeof(struct pct_header));
+		goto out;
+	}
+	if (size > (UINT64_C(1) << 40)) {
+		fail(err, errlen, file, "%llu bytes: larger than any pct profile", (unsigned long long)size);
+		goto out;
+	}
+	buf = malloc(size);
+	if (buf == NULL) {
+		fail(err, errlen, file, "cannot allocate %llu bytes to read it", (unsigned long long)size);
+		goto out;
+	}
+	if (read_all(fd, buf, size, 0) != 0) {
+		fail(err, errlen, file, "read failed or file shrank: %s", errno ? strerror(errno) : "short read");
+		goto out;
+	}
+	memcpy(&p->hdr, buf, sizeof p->hdr);
+	if (check_header(&p->hdr, size, file, err, errlen) != 0)
+		goto out;
+	/* Re-read everything before the table: it is at least as new as the
+	 * table copy, so it lists every module the table refers to. */
+	if (read_all(fd, buf, p->hdr.table_offset, 0) != 0) {
+		fail(err, errlen, file, "second read failed: %s", strerror(errno));
+		goto out;
+	}
+	memcpy(&p->hdr, buf, sizeof p->hdr);
+	if (check_header(&p->hdr, size, file, err, errlen) != 0)
+		goto out;
+	const char *pool = buf + p->hdr.strings_offset;
+	if (read_modules(p, pool, file, err, errlen,
+			 (const struct pct_module *)(buf + p->hdr.modules_offset)) != 0)
+		goto out;
+	if (read_table(p, (const struct pct_entry *)(buf + p->hdr.table_offset), file, err, errlen) != 0)
+		goto out;
+
+	p->cmdline = xmalloc(p->hdr.cmdline_len + 1);
+	memcpy(p->cmdline, pool + p->hdr.cmdline_offset, p->hdr.cmdline_len);
+	p->cmdline[p->hdr.cmdline_len] = '\0';
+	for (uint32_t i = 0; i + 1 < p->hdr.cmdline_len; i++)
+		if (p->cmdline[i] == '\0')
+			p->cmdline[i] = ' ';
+	p->cpu_ns = p->hdr.cpu_last_ns - p->hdr.cpu_start_ns;
+	rc = 0;
+out:
+	free(buf);
+	close(fd);
+	if (rc != 0)
+		profile_free(p);
+	return rc;
+}
+
+void profile_free(struct profile *p)
+{
+	for (size_t i = 0; i < p->nmodules; i++)
+		free(p->modules[i].path);
+	free(p->modules);
+	free(p->samples);
+	free(p->cmdline);
+	free(p->file);
+	memset(p, 0, sizeof *p);
+}
+
+double profile_rate(const struct profile *p)
+{
+	uint64_t n = p->total + p->hdr.dropped;
+	return p->cpu_ns && n ? (double)n / ((double)p->cpu_ns / 1e9) : 0.0;
+}

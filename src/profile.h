@@ -1,0 +1,60 @@
+/*
+ * profile.h - reading pct profile files (pct(5)) into memory.
+ *
+ * profile_read() checks every field of the header, the module table and
+ * the sample table against the file's size before it trusts it, and on any
+ * error returns -1 with a message that names the field and what is wrong.
+ * It never reads outside the file.
+ */
+#ifndef PCT_PROFILE_H
+#define PCT_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pct_format.h"
+
+#define PROFILE_NO_MODULE UINT32_MAX   /* sample.module for a PC in no known module */
+
+struct profile_module {
+	char *path;
+	int kind;                      /* enum pct_module_kind */
+	uint8_t build_id[PCT_BUILD_ID_MAX];
+	size_t build_id_len;
+	uint64_t start, end;           /* absolute addresses in the profiled process */
+	uint64_t file_offset;          /* file offset mapped at start */
+};
+
+struct profile_sample {
+	uint32_t module;               /* index in modules, or PROFILE_NO_MODULE */
+	uint64_t offset;               /* offset in the module's file, or the absolute PC */
+	uint64_t count;                /* samples */
+};
+
+struct profile {
+	char *file;                    /* the name it was read from */
+	struct pct_header hdr;         /* a copy, validated */
+	struct profile_module *modules;
+	size_t nmodules;
+	struct profile_sample *samples;
+	size_t nsamples;
+	char *cmdline;                 /* argv joined by spaces */
+	uint64_t total;                /* sum of samples[].count */
+	uint64_t cpu_ns;               /* CPU time covered by sampling */
+};
+
+/*
+ * Read and validate FILE.  Returns 0, or -1 with a message in err
+ * ("FILE: what is wrong").  A file that is still being written is read as
+ * a consistent snapshot: samples may be a few behind the header counters.
+ */
+int profile_read(const char *file, struct profile *p, char *err, size_t errlen);
+void profile_free(struct profile *p);
+
+/* Samples per second of the dimension (Hz), or 0 if unknown. */
+double profile_rate(const struct profile *p);
+
+/* A hex build-id ("" if none) in buf of at least 2*PCT_BUILD_ID_MAX+1. */
+const char *build_id_hex(const uint8_t *id, size_t len, char *buf);
+
+#endif

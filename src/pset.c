@@ -1,0 +1,92 @@
+/* pset.c - see pset.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pset.h"
+#include "util.h"
+
+static uint32_t intern_module(struct pset *s, const struct profile_module *m)
+{
+	for (size_t i = 0; i < s->nmods; i++) {
+		const struct pset_module *g = &s->mods[i];
+		if (g->build_id_len == m->build_id_len && strcmp(g->path, m->path) == 0 &&
+		    memcmp(g->build_id, m->build_id, m->build_id_len) == 0)
+			return (uint32_t)i;
+	}
+	grow(&s->mods, &s->capmods, s->nmods + 1, sizeof *s->mods);
+	struct pset_module *g = &s->mods[s->nmods];
+	memset(g, 0, sizeof *g);
+	g->path = xstrdup(m->path);
+	g->display = xstrdup(m->kind == PCT_MOD_ANON ? "[anon]" : path_base(m->path));
+	g->kind = m->kind;
+	g->build_id_len = m->build_id_len;
+	memcpy(g->build_id, m->build_id, m->build_id_len);
+	return (uint32_t)s->nmods++;
+}
+
+int pset_load(struct pset *s, char *const *files, size_t nfiles, char *err, size_t errlen)
+{
+	memset(s, 0, sizeof *s);
+	s->profiles = xcalloc(nfiles, sizeof *s->profiles);
+	s->modmap = xcalloc(nfiles, sizeof *s->modmap);
+	for (size_t f = 0; f < nfiles; f++) {
+		struct profile *p = &s->profiles[f];
+		if (profile_read(files[f], p, err, errlen) != 0)
+			return -1;
+		s->nprofiles++;
+		const struct pct_header *h0 = &s->profiles[0].hdr;
+		if (strcmp(p->hdr.dimension, h0->dimension) != 0 || p->hdr.mechanism != h0->mechanism) {
+			snprintf(err, errlen, "'%s' measures %s (mechanism %u) but '%s' measures %s (mechanism %u); "
+				 "they cannot be summed", files[f], p->hdr.dimension, p->hdr.mechanism,
+				 files[0], h0->dimension, h0->mechanism);
+			return -1;
+		}
+		s->modmap[f] = xcalloc(p->nmodules, sizeof **s->modmap);
+		for (size_t i = 0; i < p->nmodules; i++)
+			s->modmap[f][i] = intern_module(s, &p->modules[i]);
+		s->total += p->total;
+		s->dropped += p->hdr.dropped;
+		s->cpu_ns += p->cpu_ns;
+	}
+	return 0;
+}
+
+uint32_t pset_module_of(const struct pset *s, size_t p, const struct profile_sample *smp)
+{
+	return smp->module == PROFILE_NO_MODULE ? PSET_NO_MODULE : s->modmap[p][smp->module];
+}
+
+struct symtab *pset_symtab(struct pset *s, uint32_t m)
+{
+	struct pset_module *g = &s->mods[m];
+	if (g->st == NULL) {
+		g->st = symtab_open(g->path, g->build_id, g->build_id_len);
+		if (*symtab_why(g->st) && g->kind != PCT_MOD_ANON && g->kind != PCT_MOD_VDSO)
+			warnx_("no symbols for %s: %s", g->display, symtab_why(g->st));
+	}
+	return g->st;
+}
+
+double pset_rate(const struct pset *s)
+{
+	uint64_t n = s->total + s->dropped;
+	return s->cpu_ns && n ? (double)n / ((double)s->cpu_ns / 1e9) : 0.0;
+}
+
+void pset_free(struct pset *s)
+{
+	for (size_t i = 0; i < s->nmods; i++) {
+		free(s->mods[i].path);
+		free(s->mods[i].display);
+		symtab_close(s->mods[i].st);
+	}
+	for (size_t f = 0; f < s->nprofiles; f++) {
+		profile_free(&s->profiles[f]);
+		free(s->modmap[f]);
+	}
+	free(s->mods);
+	free(s->modmap);
+	free(s->profiles);
+	memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,54 @@
+/*
+ * pset.h - a set of profiles read together, as every report reads them:
+ * their samples are summed, and a module is the same module in two files
+ * only if both its path and its build-id agree.
+ */
+#ifndef PCT_PSET_H
+#define PCT_PSET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"
+#include "symtab.h"
+
+#define PSET_NO_MODULE UINT32_MAX
+
+struct pset_module {
+	char *path;
+	char *display;                 /* base name, for reports */
+	int kind;
+	uint8_t build_id[PCT_BUILD_ID_MAX];
+	size_t build_id_len;
+	struct symtab *st;             /* opened on first use */
+};
+
+struct pset {
+	struct profile *profiles;
+	size_t nprofiles;
+	struct pset_module *mods;
+	size_t nmods, capmods;
+	uint32_t **modmap;             /* [profile][local module] -> mods index */
+	uint64_t total;                /* samples in all tables */
+	uint64_t dropped;              /* samples lost to full tables */
+	uint64_t cpu_ns;               /* CPU time covered, all files */
+};
+
+/*
+ * Read files (at least one).  Returns 0, or -1 with err set when a file is
+ * unreadable or malformed, or when the files measure different things
+ * (dimension or mechanism).
+ */
+int pset_load(struct pset *s, char *const *files, size_t nfiles, char *err, size_t errlen);
+void pset_free(struct pset *s);
+
+/* The global module of sample i of profile p, or PSET_NO_MODULE. */
+uint32_t pset_module_of(const struct pset *s, size_t p, const struct profile_sample *smp);
+
+/* The symtab of module m, opened (and any problem warned about) once. */
+struct symtab *pset_symtab(struct pset *s, uint32_t m);
+
+/* Samples per unit of the dimension over all files (Hz), or 0. */
+double pset_rate(const struct pset *s);
+
+#endif

@@ -1,0 +1,102 @@
+/*
+ * util.c - fatal errors, checked allocation and stdout hygiene for the
+ * pct commands.  Helpers elsewhere return -1 or NULL with a reason; only
+ * command code calls die().
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	fputs("pct: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+void warnx_(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("pct: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (p == NULL)
+		die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (p == NULL)
+		die("out of memory (%zu x %zu bytes)", n, size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (p == NULL)
+		die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xmalloc(n), s, n);
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	va_start(ap, fmt);
+	int n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die("out of memory");
+	return s;
+}
+
+void grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	void **arr = p;
+	if (need <= *cap)
+		return;
+	size_t n = *cap ? *cap : 16;
+	while (n < need) {
+		if (n > SIZE_MAX / 2 / size)
+			die("out of memory (array of %zu)", need);
+		n *= 2;
+	}
+	*arr = xrealloc(*arr, n * size);
+	*cap = n;
+}
+
+void finish_stdout(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout))
+		die("error writing the output: %s", strerror(errno));
+}
+
+const char *path_base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s && s[1] ? s + 1 : path;
+}

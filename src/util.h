@@ -1,0 +1,33 @@
+/*
+ * util.h - small helpers shared by the pct commands: fatal errors,
+ * allocation that cannot return NULL, growing arrays and string buffers.
+ */
+#ifndef PCT_UTIL_H
+#define PCT_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Print "pct: MESSAGE" on stderr and exit 1.  Only commands call it. */
+__attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...);
+/* Print "pct: warning: MESSAGE" on stderr. */
+__attribute__((format(printf, 1, 2))) void warnx_(const char *fmt, ...);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+__attribute__((format(printf, 1, 2))) char *xasprintf(const char *fmt, ...);
+
+/* Grow *p (an array of *cap elements of size bytes) to hold at least need. */
+void grow(void *p, size_t *cap, size_t need, size_t size);
+
+/* Flush stdout and die if anything written to it was lost. */
+void finish_stdout(void);
+
+/* Base name of a path, without copying ("/a/b" -> "b"). */
+const char *path_base(const char *path);
+
+#endif
