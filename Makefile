@@ -62,7 +62,7 @@ deps:
 demo: deps all
 	@scripts/demo.sh
 
-check: deps all unit
+check: deps all unit progs
 	@tests/run.sh
 
 bench: deps all
@@ -81,3 +81,22 @@ clean:
 	rm -rf $(B)
 
 .PHONY: all unit deps demo check bench install clean
+
+# Test workloads: built with -g, frame pointers or not as the compiler likes.
+PROG_CFLAGS := -std=gnu11 -O2 -g -Iinclude
+$(B)/tests/progs/selftime: tests/progs/selftime.c
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -o $@ $<
+$(B)/tests/progs/selftime-static: tests/progs/selftime.c $(B)/lib/libpct.a
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -static -o $@ $< -Wl,-u,pct_on $(B)/lib/libpct.a
+$(B)/tests/progs/selftime-manual: tests/progs/selftime.c $(B)/lib/libpct.a
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -DMANUAL -o $@ $< $(B)/lib/libpct.a
+$(B)/tests/progs/burn-exec: tests/progs/burn-exec.c
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -o $@ $<
+PROGS := $(B)/tests/progs/selftime $(B)/tests/progs/selftime-static $(B)/tests/progs/selftime-manual \
+	$(B)/tests/progs/burn-exec
+progs: $(PROGS)
+.PHONY: progs

@@ -38,7 +38,8 @@
 
 /* How samples were taken (header.mechanism). */
 enum pct_mechanism {
-	PCT_MECH_ITIMER_PROF = 1,      /* setitimer(ITIMER_PROF): user+system CPU time, SIGPROF */
+	PCT_MECH_CPU_TIMER = 1,        /* timer_create(CLOCK_PROCESS_CPUTIME_ID) + SIGPROF:
+					  user+system CPU time of the process, as ITIMER_PROF */
 	PCT_MECH_ITIMER_VIRTUAL = 2,   /* setitimer(ITIMER_VIRTUAL): user CPU time, SIGVTALRM */
 };
 

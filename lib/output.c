@@ -58,7 +58,7 @@ static void header_init(struct pct_header *h, uint64_t file_size, unsigned slots
 	h->header_size = sizeof *h;
 	h->state = PCT_STATE_RUNNING;
 	h->file_size = file_size;
-	h->mechanism = PCT_MECH_ITIMER_PROF;
+	h->mechanism = PCT_MECH_CPU_TIMER;
 	h->pid = (uint32_t)getpid();
 	h->ppid = (uint32_t)getppid();
 	memcpy(h->dimension, "seconds", 8);

@@ -1,12 +1,16 @@
 /*
  * sample.c - the sampling path: the SIGPROF handler and the count table.
  *
- * setitimer(ITIMER_PROF) makes the kernel send SIGPROF to the process each
- * time it has used another period of CPU time (user + system, all threads).
- * The kernel checks CPU timers on its scheduler tick, so one signal per
- * tick is the most it delivers (250 Hz on a CONFIG_HZ=250 kernel) whatever
- * shorter period is asked; the file therefore records the period measured
- * with CLOCK_PROCESS_CPUTIME_ID, not the one requested.
+ * A POSIX timer on CLOCK_PROCESS_CPUTIME_ID makes the kernel send SIGPROF
+ * each time the process has used another period of CPU time (user +
+ * system, all threads): ITIMER_PROF's semantics.  It is not setitimer(2)
+ * because interval timers survive execve(2) while the handler does not: a
+ * profiled shell that execs a program would kill it with SIGPROF.  POSIX
+ * timers are deleted at exec and not inherited by fork.  The kernel checks
+ * CPU timers on its scheduler tick, so one signal per tick is the most it
+ * delivers (250 Hz on a CONFIG_HZ=250 kernel) whatever shorter period is
+ * asked; the file therefore records the period measured with
+ * CLOCK_PROCESS_CPUTIME_ID, not the one requested.
  *
  * The table is open addressing with linear probing over 64-bit keys
  * (pct_format.h).  Slots are claimed with compare-and-swap and counts
@@ -93,8 +97,10 @@ static void on_sigprof(int sig, siginfo_t *si, void *uc)
 	errno = saved;
 }
 
+static timer_t cpu_timer;
+
 /*
- * Install the handler and arm ITIMER_PROF at hz.  Steps aside (returns -1
+ * Install the handler and arm the CPU-time timer at hz.  Steps aside (returns -1
  * after one warning) if the program already uses SIGPROF or ITIMER_PROF,
  * so that its own profiling keeps working exactly as without pct.
  */
@@ -102,6 +108,8 @@ int rt_sampling_start(unsigned hz)
 {
 	struct sigaction old, sa;
 	struct itimerval it;
+	struct itimerspec ts;
+	struct sigevent sev;
 
 	if (sigaction(SIGPROF, NULL, &old) != 0 || getitimer(ITIMER_PROF, &it) != 0) {
 		rt_warn("cannot inspect SIGPROF", NULL, errno);
@@ -133,12 +141,21 @@ int rt_sampling_start(unsigned hz)
 	rt_g.hdr->cpu_last_ns = rt_g.hdr->cpu_start_ns;
 	atomic_store_explicit(&rt_g.sampling, 1, memory_order_release);
 
-	it.it_interval.tv_sec = (time_t)(period_us / 1000000u);
-	it.it_interval.tv_usec = (suseconds_t)(period_us % 1000000u);
-	it.it_value = it.it_interval;
-	if (setitimer(ITIMER_PROF, &it, NULL) != 0) {
+	memset(&sev, 0, sizeof sev);
+	sev.sigev_notify = SIGEV_SIGNAL;
+	sev.sigev_signo = SIGPROF;
+	ts.it_interval.tv_sec = (time_t)(period_us / 1000000u);
+	ts.it_interval.tv_nsec = (long)(period_us % 1000000u) * 1000;
+	ts.it_value = ts.it_interval;
+	if (timer_create(CLOCK_PROCESS_CPUTIME_ID, &sev, &cpu_timer) != 0) {
 		atomic_store_explicit(&rt_g.sampling, 0, memory_order_release);
-		rt_warn("cannot arm ITIMER_PROF", NULL, errno);
+		rt_warn("cannot create a CPU-time timer", NULL, errno);
+		return -1;
+	}
+	if (timer_settime(cpu_timer, 0, &ts, NULL) != 0) {
+		atomic_store_explicit(&rt_g.sampling, 0, memory_order_release);
+		timer_delete(cpu_timer);
+		rt_warn("cannot arm the CPU-time timer", NULL, errno);
 		return -1;
 	}
 	return 0;
@@ -151,10 +168,7 @@ int rt_sampling_start(unsigned hz)
  */
 void rt_sampling_stop(void)
 {
-	struct itimerval off;
-
-	memset(&off, 0, sizeof off);
-	setitimer(ITIMER_PROF, &off, NULL);
+	timer_delete(cpu_timer);
 	atomic_store_explicit(&rt_g.sampling, 0, memory_order_release);
 	struct pct_header *h = rt_g.hdr;
 	uint64_t n = atomic_load_explicit(A64(&h->samples), memory_order_relaxed) +

@@ -98,14 +98,15 @@ static void print_text(const struct agg *a, enum by by, size_t rows)
 		if (w > modw)
 			modw = w > 40 ? 40 : w;
 	}
-	printf("%9s %6s %7s %6s %7s  %-*s%s\n", "samples", "±", "percent", "±", "cum%", modw, "module",
+	/* "±" is two bytes of UTF-8 but one column: pad it by hand. */
+	printf("%9s %6s%s %7s %5s%s %7s  %-*s%s\n", "samples", "", "±", "percent", "", "±", "cum%", modw, "module",
 	       by == BY_FUNCTION ? "  function" : "");
 	double cum = 0;
 	for (size_t i = 0; i < rows; i++) {
 		const struct agg_row *r = &a->rows[i];
 		double pct = a->total ? 100.0 * (double)r->samples / (double)a->total : 0;
 		cum += pct;
-		printf("%9llu %6.0f %6.2f%% %5.2f%% %6.2f%%  %-*s", (unsigned long long)r->samples,
+		printf("%9llu %7.0f %6.2f%% %5.2f%% %6.2f%%  %-*s", (unsigned long long)r->samples,
 		       stats_stderr(r->samples), pct, stats_stderr_percent(r->samples, a->total), cum, modw,
 		       r->module);
 		if (by == BY_FUNCTION)

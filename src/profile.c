@@ -80,7 +80,7 @@ static int check_header(const struct pct_header *h, uint64_t size, const char *f
 			    (unsigned long long)size, (unsigned long long)h->file_size);
 	if (h->state != PCT_STATE_RUNNING && h->state != PCT_STATE_COMPLETE)
 		return fail(err, errlen, file, "bad state %u", h->state);
-	if (h->mechanism != PCT_MECH_ITIMER_PROF && h->mechanism != PCT_MECH_ITIMER_VIRTUAL)
+	if (h->mechanism != PCT_MECH_CPU_TIMER && h->mechanism != PCT_MECH_ITIMER_VIRTUAL)
 		return fail(err, errlen, file, "unknown sampling mechanism %u", h->mechanism);
 	if (memchr(h->dimension, '\0', sizeof h->dimension) == NULL || h->dimension[0] == '\0')
 		return fail(err, errlen, file, "dimension is not a NUL-terminated name");

@@ -11,10 +11,14 @@
  *                     addr = off - p_offset + p_vaddr
  */
 #define _GNU_SOURCE
+#include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <link.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -76,15 +80,35 @@ static int load_segments(struct symtab *st, Elf *elf)
 	return 0;
 }
 
+/*
+ * The vDSO has no file.  The kernel that ran the profiled program is very
+ * likely the one running us, so copy our own vDSO image into a memfd;
+ * the build-id check below tells whether it is really the same.
+ */
+static int open_vdso(void)
+{
+	const ElfW(Ehdr) *eh = (const void *)getauxval(AT_SYSINFO_EHDR);
+	if (eh == NULL || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0)
+		return -1;
+	size_t size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	int fd = memfd_create("vdso", MFD_CLOEXEC);
+	if (fd >= 0 && write(fd, eh, size) != (ssize_t)size) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 struct symtab *symtab_open(const char *path, const uint8_t *build_id, size_t build_id_len)
 {
 	struct symtab *st = xcalloc(1, sizeof *st);
 	st->path = xstrdup(path);
-	if (path[0] != '/') {
+	int vdso = strcmp(path, "[vdso]") == 0;
+	if (path[0] != '/' && !vdso) {
 		st->why = xasprintf("'%s' is not a file", path);
 		return st;
 	}
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = vdso ? open_vdso() : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		st->why = xasprintf("cannot open '%s'", path);
 		return st;
@@ -121,6 +145,44 @@ const char *symtab_why(const struct symtab *st)
 	return st->why ? st->why : "";
 }
 
+/*
+ * The start (link-time address) of the function holding dwfl address addr
+ * according to .eh_frame or .debug_frame: every function a compiler emits
+ * for unwinding has an entry there, symbols or not, so this finds the true
+ * boundaries of static functions in stripped files.
+ */
+static int fde_function_start(struct symtab *st, GElf_Addr addr, uint64_t *start)
+{
+	Dwarf_Addr bias, lo, hi;
+	Dwarf_Frame *frame = NULL;
+	Dwarf_CFI *cfi = dwfl_module_eh_cfi(st->mod, &bias);
+
+	if (cfi == NULL || dwarf_cfi_addrframe(cfi, addr - bias, &frame) != 0)
+		return -1;
+	int rc = dwarf_frame_info(frame, &lo, &hi, NULL) < 0 ? -1 : 0;
+	free(frame);
+	if (rc == 0)
+		*start = lo + bias - st->bias;
+	return rc;
+}
+
+/* The printed name of the function at link-time address sym_addr: the
+ * demangled symbol name, or "MODULE+0xSTART" for an unnamed one. */
+static const char *intern_name(struct symtab *st, uint64_t sym_addr, const char *name,
+			       const char *module)
+{
+	uint64_t *slot = u64map_get(&st->names, sym_addr);
+	if (slot)
+		return st->strs[*slot];
+	char *d = name ? symtab_demangle(name) : NULL;
+	grow(&st->strs, &st->capstrs, st->nstrs + 1, sizeof *st->strs);
+	if (d == NULL)
+		d = name ? xstrdup(name) : xasprintf("%s+0x%llx", module, (unsigned long long)sym_addr);
+	st->strs[st->nstrs] = d;
+	*u64map_slot(&st->names, sym_addr) = st->nstrs;
+	return st->strs[st->nstrs++];
+}
+
 const char *symtab_function(struct symtab *st, uint64_t off, uint64_t *start)
 {
 	if (st->why)
@@ -135,18 +197,19 @@ const char *symtab_function(struct symtab *st, uint64_t off, uint64_t *start)
 	GElf_Off symoff;
 	GElf_Sym sym;
 	const char *name = dwfl_module_addrinfo(st->mod, addr, &symoff, &sym, NULL, NULL, NULL);
-	if (name == NULL || name[0] == '\0')
-		return NULL;
 	uint64_t sym_addr = addr - symoff - st->bias;
-	*start = sym_addr;
-	uint64_t *slot = u64map_get(&st->names, sym_addr);
-	if (slot)
-		return st->strs[*slot];
-	char *d = symtab_demangle(name);
-	grow(&st->strs, &st->capstrs, st->nstrs + 1, sizeof *st->strs);
-	st->strs[st->nstrs] = d ? d : xstrdup(name);
-	*u64map_slot(&st->names, sym_addr) = st->nstrs;
-	return st->strs[st->nstrs++];
+	uint64_t fde_start;
+	/* A symbol without a size claims everything up to the next symbol;
+	 * if an unwind entry starts after it, addr is in another function. */
+	int have_fde = fde_function_start(st, addr, &fde_start) == 0;
+	if (name && name[0] && !(sym.st_size == 0 && have_fde && fde_start > sym_addr)) {
+		*start = sym_addr;
+		return intern_name(st, sym_addr, name, NULL);
+	}
+	if (!have_fde)
+		return NULL;
+	*start = fde_start;
+	return intern_name(st, fde_start, NULL, path_base(st->path));
 }
 
 void symtab_close(struct symtab *st)

@@ -1,0 +1,15 @@
+# A program killed with SIGKILL mid-run leaves a readable profile of what
+# was sampled before: counts live in a MAP_SHARED mapping of the file.
+. "$(dirname "$0")/lib.sh"
+PCT=killed.pct LD_PRELOAD=$LIBPCT "$PROGS/selftime" 30 >/dev/null &
+pid=$!
+sleep 2
+kill -KILL $pid
+wait $pid 2>/dev/null
+"$PCTBIN" report --format=tsv killed.pct >r.tsv || fail "report of a killed run failed"
+n=$(awk -F'\t' 'NR > 1 { n += $1 } END { print n + 0 }' r.tsv)
+# about 2 s of CPU at the tick rate (250 Hz here): at least 1 s worth
+[ "$n" -ge 250 ] || fail "only $n samples after 2 s"
+"$PCTBIN" report killed.pct | sed -n 2p | grep -Eq 'over 1\.[5-9][0-9]*|over 2\.[0-9]*' || fail "CPU time covered: $("$PCTBIN" report killed.pct | sed -n 2p)"
+grep -q work_a r.tsv || fail "work_a missing from the killed profile"
+pass "$n samples survived SIGKILL"

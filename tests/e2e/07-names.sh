@@ -1,0 +1,36 @@
+# Output names: $PCT patterns, the argv[0]-based default, the "pc"
+# fallback, and no run ever overwriting another's file.
+. "$(dirname "$0")/lib.sh"
+run() { LD_PRELOAD=$LIBPCT "$@" >/dev/null || fail "run of $* failed"; }
+
+PCT= run "$PROGS/selftime" 0.05
+PCT=1 run "$PROGS/selftime" 0.05
+n=$(ls selftime.[0-9]*.pct 2>/dev/null | wc -l)
+[ "$n" -eq 2 ] || fail "empty PCT and PCT=1 should each write selftime.PID.pct: $(ls)"
+
+PCT='out-%e-%p-%%.pct' run "$PROGS/selftime" 0.05
+ls | grep -Eq '^out-selftime-[0-9]+-%\.pct$' || fail "%e/%p/%% not expanded: $(ls)"
+
+for i in 1 2 3; do PCT=same.pct run "$PROGS/selftime" 0.05; done
+[ -f same.pct ] && [ -f same.1.pct ] && [ -f same.2.pct ] || fail "repeated runs must not overwrite: $(ls)"
+pids=$(for f in same.pct same.1.pct same.2.pct; do "$PCTBIN" report "$f" | head -1; done | sort -u | wc -l)
+[ "$pids" -eq 3 ] || fail "the three files are not three runs"
+
+# concurrent runs with one name keep every run
+for i in 1 2 3 4 5 6; do PCT=conc.pct LD_PRELOAD=$LIBPCT "$PROGS/selftime" 0.2 >/dev/null & done
+wait
+[ "$(ls conc*.pct | wc -l)" -eq 6 ] || fail "6 concurrent runs left $(ls conc*.pct | wc -l) files"
+
+# odd argv[0]: a login-shell style name, and an empty one
+mkdir odd && cd odd
+PCT= LD_PRELOAD=$LIBPCT bash -c 'exec -a -weird/name "$0" 0.05' "$PROGS/selftime" >/dev/null 2>err ||
+	fail "exec from a profiled shell failed: $(cat err)"
+[ -s err ] && fail "warnings: $(cat err)"
+ls | grep -Eq '^name\.[0-9]+\.pct$' || fail "argv[0] '-weird/name' should give name.PID.pct: $(ls)"
+rm -f ./*.pct
+PCT= LD_PRELOAD=$LIBPCT bash -c 'exec -a -login "$0" 0.05' "$PROGS/selftime" >/dev/null || fail "exec -a -login"
+ls | grep -Eq '^_login\.[0-9]+\.pct$' || fail "argv[0] '-login' should give _login.PID.pct: $(ls)"
+rm -f ./*.pct
+PCT= LD_PRELOAD=$LIBPCT bash -c 'exec -a "" "$0" 0.05' "$PROGS/selftime" >/dev/null || fail "exec -a ''"
+ls | grep -Eq '^pc\.[0-9]+\.pct$' || fail "empty argv[0] should give pc.PID.pct: $(ls)"
+pass "names: $(cd .. && ls | tr '\n' ' ')"

@@ -1,0 +1,24 @@
+# pct record passes the command's exit status through, including death by
+# a signal, prints one summary line, and moves an existing output aside.
+. "$(dirname "$0")/lib.sh"
+"$PCTBIN" record -o s.pct sh -c 'exit 3' 2>err; rc=$?
+[ $rc -eq 3 ] || fail "exit status 3 became $rc"
+[ "$(wc -l <err)" -eq 1 ] || fail "expected one summary line: $(cat err)"
+
+bash -c '"$0" record -o k.pct sh -c "kill -TERM \$\$"' "$PCTBIN" 2>/dev/null; rc=$?
+[ $rc -eq 143 ] || fail "death by SIGTERM gave status $rc, expected 143"
+
+"$PCTBIN" record -o n.pct /nonexistent/program 2>err; rc=$?
+[ $rc -eq 127 ] || fail "missing command gave $rc, expected 127"
+grep -q "cannot run '/nonexistent/program'" err || fail "no clear message: $(cat err)"
+
+"$PCTBIN" record -o again.pct "$PROGS/selftime" 0.2 >/dev/null 2>&1
+"$PCTBIN" record -o again.pct "$PROGS/selftime" 0.2 >/dev/null 2>&1
+[ -f again.pct ] && [ -f again.pct.old ] || fail "existing output not moved to .old: $(ls)"
+
+"$PCTBIN" record "$PROGS/selftime" 0.2 >/dev/null 2>&1
+[ -f selftime.pct ] || fail "default output should be selftime.pct: $(ls)"
+
+"$PCTBIN" record 2>/dev/null; [ $? -eq 2 ] || fail "no command should be a usage error (2)"
+"$PCTBIN" record --help | grep -q '^usage: pct record' || fail "record --help"
+pass "statuses pass through"

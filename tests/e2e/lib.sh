@@ -1,0 +1,51 @@
+# tests/e2e/lib.sh - sourced by every end-to-end test.
+# Gives: $PCTBIN, $LIBPCT, $PROGS, a scratch directory as the working
+# directory (removed at exit), fail/skip helpers, and check_truth.
+set -u
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+PCTBIN=$ROOT/build/bin/pct
+LIBPCT=$ROOT/build/lib/libpct.so
+PROGS=$ROOT/build/tests/progs
+SCRATCH=$(mktemp -d /tmp/pct-e2e.XXXXXX)
+trap 'rm -rf "$SCRATCH"' EXIT
+cd "$SCRATCH" || exit 1
+unset PCT PCT_HZ PCT_SLOTS PCT_QUIET PCT_LIB
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*"; exit 77; }
+pass() { echo "ok: $*"; }
+
+# check_truth TRUTH.tsv REPORT.tsv PERIOD_S
+# TRUTH has "function<TAB>cpu_ns" lines written by tests/progs/selftime;
+# REPORT is `pct report --format=tsv`.  For each function, pct's share
+# among the measured functions must match the true share, and
+# samples*period the true CPU time, within 4 standard errors plus a small
+# allowance for the timing of the measurement itself.
+check_truth() {
+	awk -F'\t' -v period="$3" '
+	FNR == 1 && NR != 1 { report = 1 }
+	!report { t[$1] = $2 / 1e9; tt += $2 / 1e9; next }
+	FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	($col["function"] in t) { n[$col["function"]] += $col["samples"] }
+	END {
+		for (f in t) nn += n[f]
+		if (nn < 200) { printf "only %d samples in the measured functions\n", nn; exit 1 }
+		bad = 0
+		for (f in t) {
+			p = t[f] / tt; q = n[f] / nn
+			se = sqrt(p * (1 - p) / nn)
+			est = n[f] * period; sest = sqrt(n[f] > 0 ? n[f] : 1) * period
+			ok1 = (q - p < 4 * se + 0.01 && p - q < 4 * se + 0.01)
+			ok2 = (est - t[f] < 4 * sest + 0.03 * t[f] && t[f] - est < 4 * sest + 0.03 * t[f])
+			printf "%-8s true %.3f s (%.1f%%)  pct %d samples = %.3f s (%.1f%% +- %.1f)  %s\n", \
+				f, t[f], 100 * p, n[f], est, 100 * q, 100 * se, (ok1 && ok2) ? "ok" : "MISMATCH"
+			if (!(ok1 && ok2)) bad = 1
+		}
+		exit bad
+	}' "$1" "$2"
+}
+
+# period_of FILE: the effective period in seconds from the report summary.
+period_of() {
+	"$PCTBIN" report "$@" | sed -n 's/.*(period \([0-9.]*\) ms).*/\1/p' | awk '{ print $1 / 1000 }'
+}

@@ -1,0 +1,78 @@
+/*
+ * selftime.c - a workload that knows the truth about itself.
+ *
+ * Three functions burn CPU in the proportions 5:3:2, in turns of about
+ * 10 ms, and each measures its own CPU time with CLOCK_THREAD_CPUTIME_ID.
+ * At exit the program prints, on stdout, one line per function:
+ *   function<TAB>cpu_ns
+ * so a test can compare pct's report with what really happened.
+ *
+ * usage: selftime [SECONDS]      (default 3 s of CPU time in all)
+ * Built with -DMANUAL, main() sets $PCT itself and calls pct_on(), so
+ * sampling can only have been started by hand.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#ifdef MANUAL
+#include "pct.h"
+#endif
+
+static volatile uint64_t sink;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Each burns about units * 1 ms; the bodies differ so that the compiler
+ * cannot fold them into one. */
+__attribute__((noipa)) static void work_a(int units)
+{
+	uint64_t x = sink;
+	for (long i = 0; i < units * 300000L; i++)
+		x = x * 6364136223846793005u + 1442695040888963407u;
+	sink = x;
+}
+
+__attribute__((noipa)) static void work_b(int units)
+{
+	uint64_t x = sink;
+	for (long i = 0; i < units * 300000L; i++)
+		x = (x ^ (x >> 7)) * 0x9e3779b97f4a7c15u + 3;
+	sink = x;
+}
+
+__attribute__((noipa)) static void work_c(int units)
+{
+	uint64_t x = sink;
+	for (long i = 0; i < units * 300000L; i++)
+		x = x * 2862933555777941757u + (x >> 11);
+	sink = x;
+}
+
+int main(int argc, char **argv)
+{
+	double seconds = argc > 1 ? atof(argv[1]) : 3.0;
+	uint64_t t[3] = { 0, 0, 0 }, t0, start;
+#ifdef MANUAL
+	if (argc > 2)
+		setenv("PCT", argv[2], 1);
+	if (pct_on() != 1) {
+		fprintf(stderr, "selftime: pct_on() did not start profiling\n");
+		return 3;
+	}
+#endif
+	start = now_ns();
+	while (now_ns() - start < (uint64_t)(seconds * 1e9)) {
+		t0 = now_ns(); work_a(5); t[0] += now_ns() - t0;
+		t0 = now_ns(); work_b(3); t[1] += now_ns() - t0;
+		t0 = now_ns(); work_c(2); t[2] += now_ns() - t0;
+	}
+	printf("work_a\t%llu\nwork_b\t%llu\nwork_c\t%llu\n", (unsigned long long)t[0],
+	       (unsigned long long)t[1], (unsigned long long)t[2]);
+	return 0;
+}

@@ -1,0 +1,213 @@
+/*
+ * test_format.c - the file format, end to end inside one process: the
+ * runtime's writer (lib/) creates and fills a profile, the tools' reader
+ * (src/profile.c) reads it back; then every kind of damage to the file
+ * must be refused with a message naming the file and the problem.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "profile.h"
+#include "runtime.h"
+#include "unit.h"
+
+static char dir[] = "/tmp/pct-unit-XXXXXX";
+
+__attribute__((noipa)) static int probe_function(int x)
+{
+	return x * 3 + 1;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st) != 0)
+		abort();
+	char *buf = malloc((size_t)st.st_size);
+	if (read(fd, buf, (size_t)st.st_size) != st.st_size)
+		abort();
+	close(fd);
+	*len = (size_t)st.st_size;
+	return buf;
+}
+
+static void spit(const char *path, const void *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, buf, len) != (ssize_t)len)
+		abort();
+	close(fd);
+}
+
+/* Write the runtime's profile with known samples; return its path. */
+static const char *write_profile(void)
+{
+	static char name[256];
+	snprintf(name, sizeof name, "%s/unit.pct", dir);
+	CHECK(rt_output_open(name, 12) == 0);
+	CHECK(strcmp(rt_g.path, name) == 0);
+	CHECK(rt_modules_scan_loaded() == 0);
+	uintptr_t pc = (uintptr_t)probe_function + 1;
+	for (int i = 0; i < 1000; i++)
+		rt_sample(pc);
+	rt_sample(1);                      /* in no mapping at all */
+	rt_sampling_stop();
+	rt_output_finish();
+	return name;
+}
+
+static void test_roundtrip(const char *file)
+{
+	struct profile p;
+	char err[512];
+	CHECK(profile_read(file, &p, err, sizeof err) == 0);
+	CHECK(p.hdr.state == PCT_STATE_COMPLETE);
+	CHECK(p.hdr.pid == (uint32_t)getpid());
+	CHECK(strcmp(p.hdr.dimension, "seconds") == 0 && p.hdr.dimension_abbrev == 's');
+	CHECK(p.total == 1001 && p.hdr.samples == 1001 && p.hdr.dropped == 0);
+	CHECK(p.hdr.exe_module < p.nmodules);
+	CHECK(strstr(p.cmdline, "test_format") != NULL);
+	CHECK(p.hdr.end_time_ns >= p.hdr.start_time_ns && p.hdr.start_time_ns > 0);
+
+	/* the 1000 samples sit at one offset of the executable's file */
+	const struct profile_module *exe = &p.modules[p.hdr.exe_module];
+	CHECK(exe->kind == PCT_MOD_MAIN && exe->build_id_len == 20);
+	uintptr_t pc = (uintptr_t)probe_function + 1;
+	uint64_t want = pc - exe->start + exe->file_offset;
+	int found = 0, unknown = 0;
+	for (size_t i = 0; i < p.nsamples; i++) {
+		if (p.samples[i].module == p.hdr.exe_module && p.samples[i].offset == want)
+			found = p.samples[i].count == 1000;
+		if (p.samples[i].module == PROFILE_NO_MODULE)
+			unknown = p.samples[i].count == 1 && p.samples[i].offset == 1;
+	}
+	CHECK(found);
+	CHECK(unknown);
+	int have_libc = 0;
+	for (size_t i = 0; i < p.nmodules; i++)
+		have_libc |= strstr(p.modules[i].path, "libc.so") != NULL;
+	CHECK(have_libc);
+	profile_free(&p);
+}
+
+/* 1024 slots hold 896 keys (7/8); the rest are dropped and counted. */
+static void test_table_bound(void)
+{
+	char name[256];
+	snprintf(name, sizeof name, "%s/small.pct", dir);
+	CHECK(rt_output_open(name, 10) == 0);
+	CHECK(rt_modules_scan_loaded() == 0);
+	uintptr_t base = (uintptr_t)probe_function;
+	for (int i = 0; i < 2000; i++)
+		rt_sample(base + (uintptr_t)(i % 64));          /* 64 keys, many hits each */
+	for (int i = 0; i < 2000; i++)
+		rt_sample((uintptr_t)0x1000 + (uintptr_t)i * 16); /* 2000 unknown keys */
+	rt_output_finish();
+	struct profile p;
+	char err[512];
+	CHECK(profile_read(name, &p, err, sizeof err) == 0);
+	CHECK(p.nsamples == 896);
+	CHECK(p.total + p.hdr.dropped == 4000);
+	CHECK(p.hdr.dropped == 4000 - p.total && p.hdr.dropped >= 2000 - (896 - 64));
+	profile_free(&p);
+}
+
+static void expect_error(const char *file, const char *what)
+{
+	struct profile p;
+	char err[512] = "";
+	int rc = profile_read(file, &p, err, sizeof err);
+	if (rc != -1) {
+		fprintf(stderr, "  '%s' was accepted; expected an error about '%s'\n", file, what);
+		profile_free(&p);
+	}
+	CHECK(rc == -1);
+	if (rc == -1 && (strstr(err, file) == NULL || strstr(err, what) == NULL)) {
+		fprintf(stderr, "  message '%s' lacks '%s'\n", err, what);
+		CHECK(!"error message names file and problem");
+	}
+}
+
+static void test_damage(const char *good)
+{
+	size_t len;
+	char *orig = slurp(good, &len), *buf = malloc(len);
+	char bad[256];
+	snprintf(bad, sizeof bad, "%s/bad.pct", dir);
+	struct pct_header *h = (struct pct_header *)buf;
+
+#define DAMAGE(stmt, what)                        \
+	do {                                      \
+		memcpy(buf, orig, len);           \
+		stmt;                             \
+		spit(bad, buf, len);              \
+		expect_error(bad, what);          \
+	} while (0)
+
+	DAMAGE(h->magic[0] = 'X', "bad magic");
+	DAMAGE(h->version = 99, "version 99");
+	DAMAGE(h->byte_order = __builtin_bswap32(PCT_BYTE_ORDER), "other byte order");
+	DAMAGE(h->header_size = 12, "header_size");
+	DAMAGE(h->state = 7, "state");
+	DAMAGE(h->mechanism = 42, "mechanism");
+	DAMAGE(memset(h->dimension, 'x', sizeof h->dimension), "dimension");
+	DAMAGE(h->module_size = 8, "module_size");
+	DAMAGE(h->entry_size = 32, "entry_size");
+	DAMAGE(h->modules_count = h->modules_max + 1, "modules_count");
+	DAMAGE(h->modules_offset = len - 8, "module table");
+	DAMAGE(h->table_slots = 3000, "sample table");
+	DAMAGE(h->table_offset = len, "sample table");
+	DAMAGE(h->strings_used = h->strings_size + 1, "string pool");
+	DAMAGE(h->cmdline_len = 0xffffffffu, "command line");
+	DAMAGE(h->cpu_start_ns = h->cpu_last_ns + 1, "CPU time");
+	DAMAGE(((struct pct_module *)(buf + h->modules_offset))[0].path_offset = 1u << 30, "module 0: path");
+	DAMAGE(((struct pct_module *)(buf + h->modules_offset))[0].kind = 9, "module 0: unknown kind");
+	DAMAGE(((struct pct_module *)(buf + h->modules_offset))[0].build_id_len = 200, "build-id");
+	DAMAGE(((struct pct_module *)(buf + h->modules_offset))[0].end = 0, "empty address range");
+	/* a sample pointing past the module table */
+	DAMAGE(({
+		struct pct_entry *e = (struct pct_entry *)(buf + h->table_offset);
+		for (uint64_t i = 0; i < h->table_slots; i++)
+			if (e[i].key && (e[i].key >> 48) != 0xffff) {
+				e[i].key = pct_key(h->modules_count + 5, 0);
+				break;
+			}
+	}), "refers to module");
+
+	/* every truncation of the header, and a chopped table */
+	int all_refused = 1;
+	for (size_t n = 0; n <= sizeof(struct pct_header) + 8; n++) {
+		struct profile p;
+		char err[512];
+		spit(bad, orig, n);
+		if (profile_read(bad, &p, err, sizeof err) != -1 || strstr(err, bad) == NULL)
+			all_refused = 0;
+	}
+	CHECK(all_refused);
+	spit(bad, orig, len - 4096);
+	expect_error(bad, "truncated");
+	expect_error("/nonexistent/x.pct", "No such file");
+	expect_error(dir, "not a regular file");
+	free(buf);
+	free(orig);
+}
+
+int main(void)
+{
+	if (mkdtemp(dir) == NULL)
+		return 2;
+	const char *file = write_profile();
+	test_roundtrip(file);
+	test_table_bound();
+	test_damage(file);
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		return 2;
+	return unit_done("test_format");
+}
