@@ -99,16 +99,16 @@ static void print_text(const struct agg *a, enum by by, size_t rows)
 			modw = w > 40 ? 40 : w;
 	}
 	/* "±" is two bytes of UTF-8 but one column: pad it by hand. */
-	printf("%9s %6s%s %7s %5s%s %7s  %-*s%s\n", "samples", "", "±", "percent", "", "±", "cum%", modw, "module",
-	       by == BY_FUNCTION ? "  function" : "");
+	printf("%9s %6s%s %7s %5s%s %7s  %-*s%s\n", "samples", "", "±", "percent", "", "±", "cum%",
+	       by == BY_FUNCTION ? modw : 0, "module", by == BY_FUNCTION ? "  function" : "");
 	double cum = 0;
 	for (size_t i = 0; i < rows; i++) {
 		const struct agg_row *r = &a->rows[i];
 		double pct = a->total ? 100.0 * (double)r->samples / (double)a->total : 0;
 		cum += pct;
 		printf("%9llu %7.0f %6.2f%% %5.2f%% %6.2f%%  %-*s", (unsigned long long)r->samples,
-		       stats_stderr(r->samples), pct, stats_stderr_percent(r->samples, a->total), cum, modw,
-		       r->module);
+		       stats_stderr(r->samples), pct, stats_stderr_percent(r->samples, a->total), cum,
+		       by == BY_FUNCTION ? modw : 0, r->module);
 		if (by == BY_FUNCTION)
 			printf("  %s", r->function);
 		printf("\n");
