@@ -18,7 +18,9 @@
 #define _GNU_SOURCE
 #include <elf.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <link.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <unistd.h>
@@ -93,7 +95,7 @@ int rt_module_find(uintptr_t pc)
 
 static int add_loaded_object(struct dl_phdr_info *info, size_t size, void *arg)
 {
-	char exe[PCT_PATH_MAX + 1];
+	char exe[PCT_PATH_MAX + 1], real[PATH_MAX];
 	uint8_t bid[PCT_BUILD_ID_MAX];
 	size_t bid_len = 0;
 	const char *path = info->dlpi_name;
@@ -118,6 +120,11 @@ static int add_loaded_object(struct dl_phdr_info *info, size_t size, void *arg)
 		exe[n] = '\0';
 		path = exe;
 		kind = PCT_MOD_MAIN;
+	} else if (realpath(path, real) != NULL) {
+		/* The name the kernel shows in /proc/self/maps, as the handler's
+		 * rescan records it: "liblzma.so.5.4.1", not the "liblzma.so.5"
+		 * link the loader opened. */
+		path = real;
 	}
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];

@@ -52,10 +52,10 @@ static void aggregate(struct pset *s, enum by by, struct agg *a)
 				agg_add(a, mkey, smp->count, modname, NULL);
 				continue;
 			}
-			uint64_t start = KEY_UNKNOWN_FUNCTION;
+			uint64_t start = KEY_UNKNOWN_FUNCTION, addr;
 			const char *fn = NULL;
 			if (m != PSET_NO_MODULE)
-				fn = symtab_function(pset_symtab(s, m), smp->offset, &start);
+				fn = symtab_function(pset_symtab(s, m), smp->offset, &start, &addr);
 			if (fn == NULL)
 				start = KEY_UNKNOWN_FUNCTION;
 			agg_add(a, mkey | (start & KEY_LOW_MASK), smp->count, modname, fn ? fn : "[unknown]");

@@ -7,7 +7,9 @@
 #ifndef PCT_COMMANDS_H
 #define PCT_COMMANDS_H
 
+int cmd_dump(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_sym(int argc, char **argv);
 
 #endif

@@ -16,6 +16,8 @@ static const struct command {
 } commands[] = {
 	{ "record", cmd_record, "run a command with sampling on and write its profile" },
 	{ "report", cmd_report, "print the flat profile of profile files" },
+	{ "dump", cmd_dump, "filter stage: samples as TSV (module, build_id, offset, samples)" },
+	{ "sym", cmd_sym, "filter stage: add the function to dump's TSV" },
 };
 
 static void usage(FILE *f)

@@ -183,7 +183,7 @@ static const char *intern_name(struct symtab *st, uint64_t sym_addr, const char 
 	return st->strs[st->nstrs++];
 }
 
-const char *symtab_function(struct symtab *st, uint64_t off, uint64_t *start)
+const char *symtab_function(struct symtab *st, uint64_t off, uint64_t *start, uint64_t *addr)
 {
 	if (st->why)
 		return NULL;
@@ -193,15 +193,17 @@ const char *symtab_function(struct symtab *st, uint64_t off, uint64_t *start)
 			seg = &st->segs[i];
 	if (seg == NULL)
 		return NULL;
-	GElf_Addr addr = off - seg->offset + seg->vaddr + st->bias;
+	GElf_Addr a = off - seg->offset + seg->vaddr + st->bias;
 	GElf_Off symoff;
 	GElf_Sym sym;
-	const char *name = dwfl_module_addrinfo(st->mod, addr, &symoff, &sym, NULL, NULL, NULL);
-	uint64_t sym_addr = addr - symoff - st->bias;
+	const char *name = dwfl_module_addrinfo(st->mod, a, &symoff, &sym, NULL, NULL, NULL);
+	uint64_t sym_addr = a - symoff - st->bias;
 	uint64_t fde_start;
+	*addr = a - st->bias;
 	/* A symbol without a size claims everything up to the next symbol;
-	 * if an unwind entry starts after it, addr is in another function. */
-	int have_fde = fde_function_start(st, addr, &fde_start) == 0;
+	 * if an unwind entry starts after it, the address is in another
+	 * function. */
+	int have_fde = fde_function_start(st, a, &fde_start) == 0;
 	if (name && name[0] && !(sym.st_size == 0 && have_fde && fde_start > sym_addr)) {
 		*start = sym_addr;
 		return intern_name(st, sym_addr, name, NULL);

@@ -26,10 +26,11 @@ const char *symtab_why(const struct symtab *st);
 
 /*
  * The function holding file offset off: its (demangled) name, owned by the
- * symtab, and in *start an identifier of the function (its link-time
- * address), or NULL if no symbol covers off.
+ * symtab, with its link-time start address in *start and the link-time
+ * address of off in *addr; or NULL if nothing names off.  A function with
+ * no symbol but an unwind (.eh_frame) entry is named "MODULE+0xSTART".
  */
-const char *symtab_function(struct symtab *st, uint64_t off, uint64_t *start);
+const char *symtab_function(struct symtab *st, uint64_t off, uint64_t *start, uint64_t *addr);
 
 void symtab_close(struct symtab *st);
 

@@ -1,0 +1,113 @@
+/*
+ * cmd_dump.c - `pct dump`: the first filter stage.  It prints the raw
+ * samples of profile files as TSV, one row per (module, build-id,
+ * offset), summed over the files: the input of `pct sym`.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "pset.h"
+#include "u64map.h"
+#include "util.h"
+
+static const char usage[] =
+	"usage: pct dump FILE...\n"
+	"\n"
+	"Print the samples of the pct profiles FILE... (summed) as TSV with the\n"
+	"columns module (the file's path, or [unknown] for a PC in no module),\n"
+	"build_id (hex, or empty), offset (0x-hex offset in the module's file;\n"
+	"the absolute PC for [unknown]) and samples.  Rows are sorted by module\n"
+	"and offset.  Feed it to `pct sym`.\n"
+	"\n"
+	"See pct-dump(1).\n";
+
+struct drow {
+	uint32_t module;
+	uint64_t offset, samples;
+	const struct pset *s;
+};
+
+static const char *mod_path(const struct drow *r)
+{
+	return r->module == PSET_NO_MODULE ? "[unknown]" : r->s->mods[r->module].path;
+}
+
+static int cmp_drow(const void *pa, const void *pb)
+{
+	const struct drow *a = pa, *b = pb;
+	int c = strcmp(mod_path(a), mod_path(b));
+	if (c == 0 && a->module != b->module)
+		c = a->module < b->module ? -1 : 1;
+	if (c == 0)
+		c = a->offset < b->offset ? -1 : a->offset > b->offset;
+	return c;
+}
+
+/* Print a path as a TSV field: tabs and newlines become spaces. */
+static void put_field(const char *s)
+{
+	for (; *s; s++)
+		putchar(*s == '\t' || *s == '\n' ? ' ' : *s);
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
+	int c;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage, stdout);
+			finish_stdout();
+			return 0;
+		}
+		fputs(usage, stderr);
+		return 2;
+	}
+	if (optind >= argc) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	struct pset s;
+	char err[512];
+	if (pset_load(&s, argv + optind, (size_t)(argc - optind), err, sizeof err) != 0)
+		die("%s", err);
+
+	/* (module, offset) -> row; module 0xffff is "no module" */
+	struct u64map index = { 0 };
+	struct drow *rows = NULL;
+	size_t nrows = 0, cap = 0;
+	for (size_t p = 0; p < s.nprofiles; p++)
+		for (size_t i = 0; i < s.profiles[p].nsamples; i++) {
+			const struct profile_sample *smp = &s.profiles[p].samples[i];
+			uint32_t m = pset_module_of(&s, p, smp);
+			uint64_t key = ((uint64_t)(m == PSET_NO_MODULE ? 0xffff : m) << 48) | smp->offset;
+			uint64_t *slot = u64map_get(&index, key);
+			if (slot == NULL) {
+				grow(&rows, &cap, nrows + 1, sizeof *rows);
+				rows[nrows] = (struct drow){ m, smp->offset, 0, &s };
+				slot = u64map_slot(&index, key);
+				*slot = nrows++;
+			}
+			rows[*slot].samples += smp->count;
+		}
+	qsort(rows, nrows, sizeof *rows, cmp_drow);
+
+	char hex[2 * PCT_BUILD_ID_MAX + 1];
+	printf("module\tbuild_id\toffset\tsamples\n");
+	for (size_t i = 0; i < nrows; i++) {
+		const struct drow *r = &rows[i];
+		put_field(mod_path(r));
+		if (r->module == PSET_NO_MODULE)
+			hex[0] = '\0';
+		else
+			build_id_hex(s.mods[r->module].build_id, s.mods[r->module].build_id_len, hex);
+		printf("\t%s\t0x%llx\t%llu\n", hex, (unsigned long long)r->offset, (unsigned long long)r->samples);
+	}
+	finish_stdout();
+	free(rows);
+	u64map_free(&index);
+	pset_free(&s);
+	return 0;
+}
