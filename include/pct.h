@@ -11,7 +11,8 @@
  *                   executable's base name, "%%" a percent sign.  Empty or
  *                   "1": "<argv[0] base name>.<pid>.pct" in the working
  *                   directory.  An existing file is never overwritten: the
- *                   runtime then inserts ".N" before ".pct" (N = 1, 2, ...).
+ *                   runtime then writes "NAME.PID.pct" (NAME without its
+ *                   ".pct"), or "NAME.PID.K.pct" if that exists too.
  * $PCT_HZ           requested sampling rate in Hz (default 1000; the kernel
  *                   delivers at most one CPU-time signal per scheduler tick,
  *                   and the file records the rate it measured).
@@ -45,8 +46,10 @@ int pct_on(void);
 void pct_off(void);
 
 /*
- * The name of the file this process writes, or NULL if it is not being
- * profiled.  The string stays valid until the process exits.
+ * The name of the file this process writes, or NULL if there is none yet.
+ * The file is created when the first sample is taken, so a process that
+ * never uses a whole sampling period of CPU time writes no file.  The
+ * string stays valid until the process exits.
  */
 const char *pct_output_path(void);
 

@@ -2,13 +2,16 @@
  * modules.c - the module table: which file each executable mapping of the
  * process comes from, so that a PC becomes (module, offset in its file).
  *
- * At start the loaded objects are listed with dl_iterate_phdr(3), which
- * also hands us the program headers and so the build-id notes.  Code
- * mapped later (dlopen, JIT, a vDSO missed at start) is found lazily: when
- * the handler sees a PC outside every known module it reads
- * /proc/self/maps with open/read/close, which are async-signal-safe, and
- * appends the mapping holding that PC.  dl_iterate_phdr itself cannot be
- * used there, since the interrupted code may hold the loader's lock.
+ * Both at start and later, the source is /proc/self/maps, read with
+ * open/read/close, which are async-signal-safe: at start every executable
+ * mapping is recorded; code mapped later (dlopen, JIT) is found when the
+ * handler sees a PC outside every known module, and the mapping holding it
+ * is appended.  dl_iterate_phdr(3) cannot be used in the handler, since the
+ * interrupted code may hold the loader's lock, and one reader for both
+ * cases records the same canonical path (the kernel's name for the file,
+ * "liblzma.so.5.4.1" rather than the "liblzma.so.5" link the loader
+ * opened).  The build-id comes from the ELF header in memory: the
+ * file's offset-0 mapping, which precedes its executable one.
  *
  * Records are appended under module_lock and published by a release store
  * of modules_count, so the handler (and a reader of the live file) sees
@@ -18,11 +21,8 @@
 #define _GNU_SOURCE
 #include <elf.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <link.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "runtime.h"
@@ -93,61 +93,6 @@ int rt_module_find(uintptr_t pc)
 	return -1;
 }
 
-static int add_loaded_object(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	char exe[PCT_PATH_MAX + 1], real[PATH_MAX];
-	uint8_t bid[PCT_BUILD_ID_MAX];
-	size_t bid_len = 0;
-	const char *path = info->dlpi_name;
-	int kind = PCT_MOD_FILE;
-	(void)size;
-	(void)arg;
-
-	for (int i = 0; i < info->dlpi_phnum && bid_len == 0; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		if (ph->p_type == PT_NOTE)
-			bid_len = build_id_from_notes((const void *)(info->dlpi_addr + ph->p_vaddr),
-						      ph->p_memsz, bid);
-	}
-	if (info->dlpi_addr != 0 && info->dlpi_addr == getauxval(AT_SYSINFO_EHDR)) {
-		path = "[vdso]";
-		kind = PCT_MOD_VDSO;
-	} else if (path == NULL || path[0] == '\0') {
-		/* The main program is listed first, with an empty name. */
-		ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-		if (n <= 0)
-			return 0;
-		exe[n] = '\0';
-		path = exe;
-		kind = PCT_MOD_MAIN;
-	} else if (realpath(path, real) != NULL) {
-		/* The name the kernel shows in /proc/self/maps, as the handler's
-		 * rescan records it: "liblzma.so.5.4.1", not the "liblzma.so.5"
-		 * link the loader opened. */
-		path = real;
-	}
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
-			continue;
-		uint64_t start = info->dlpi_addr + ph->p_vaddr;
-		if (module_add(start, start + ph->p_memsz, ph->p_offset, path, strlen(path), kind,
-			       bid, bid_len) < 0)
-			return 1;
-	}
-	return 0;
-}
-
-/* Record every object loaded now.  Not async-signal-safe (loader lock). */
-int rt_modules_scan_loaded(void)
-{
-	while (atomic_flag_test_and_set_explicit(&rt_g.module_lock, memory_order_acquire))
-		;
-	int full = dl_iterate_phdr(add_loaded_object, NULL);
-	atomic_flag_clear_explicit(&rt_g.module_lock, memory_order_release);
-	return full ? -1 : 0;
-}
-
 /*
  * A line of /proc/self/maps, parsed one character at a time so that a path
  * of any length needs no buffer beyond the one it is copied into:
@@ -157,21 +102,23 @@ int rt_modules_scan_loaded(void)
  */
 struct maps_line {
 	int field;                     /* 0 start, 1 end, 2 perms, 3 offset, 4 dev, 5 inode, 6 path */
-	uint64_t start, end, offset, inode;
+	uint64_t start, end, offset, inode, dev;
 	char perms[4];
 	int nperm;
-	uint64_t dev;
 	size_t path_len;
 	int path_started;
 };
 
 struct maps_scan {
-	uintptr_t pc;
+	uintptr_t pc;                  /* add only the mapping holding pc; 0: every executable one */
+	int added;                     /* module number added for pc, or -1 */
+	int done;
+	int full;                      /* the module table or pool is full */
 	struct maps_line cur;
-	int found;                     /* the line holding pc was seen */
-	struct maps_line hit;
-	/* the last offset-0 mapping, which may hold the ELF header of hit */
+	/* the last offset-0 mapping, which may hold the ELF header of the next
+	 * mappings of the same file */
 	uint64_t head_start, head_end, head_dev, head_inode;
+	const char *exe;               /* /proc/self/exe's target, or "" */
 };
 
 static char scan_path[PCT_PATH_MAX + 1]; /* guarded by module_lock */
@@ -183,63 +130,6 @@ static int hexval(char c)
 	if (c >= 'a' && c <= 'f')
 		return c - 'a' + 10;
 	return -1;
-}
-
-/* async-signal-safe */
-static void maps_end_line(struct maps_scan *s)
-{
-	struct maps_line *l = &s->cur;
-
-	if (l->field >= 5 && !s->found && s->pc >= l->start && s->pc < l->end) {
-		s->found = 1;
-		s->hit = *l;
-		scan_path[l->path_len] = '\0';
-	} else if (l->field >= 5 && l->offset == 0 && !s->found) {
-		s->head_start = l->start;
-		s->head_end = l->end;
-		s->head_dev = l->dev;
-		s->head_inode = l->inode;
-	}
-	memset(l, 0, sizeof *l);
-}
-
-/* async-signal-safe */
-static void maps_feed(struct maps_scan *s, char c)
-{
-	struct maps_line *l = &s->cur;
-	int in_range;
-
-	if (c == '\n') {
-		maps_end_line(s);
-		return;
-	}
-	if (s->found)
-		return;
-	switch (l->field) {
-	case 0: case 1: case 3: case 4: case 5:
-		if (c == '-' && l->field == 0) { l->field = 1; return; }
-		if (c == ':' && l->field == 4) { l->dev <<= 16; return; }
-		if (c == ' ') { l->field++; return; }
-		uint64_t *v = l->field == 0 ? &l->start : l->field == 1 ? &l->end
-			    : l->field == 3 ? &l->offset : l->field == 4 ? &l->dev : &l->inode;
-		int d = l->field == 5 ? (c >= '0' && c <= '9' ? c - '0' : -1) : hexval(c);
-		if (d >= 0)
-			*v = *v * (l->field == 5 ? 10 : 16) + (uint64_t)d;
-		return;
-	case 2:
-		if (c == ' ') { l->field = 3; return; }
-		if (l->nperm < 4)
-			l->perms[l->nperm++] = c;
-		return;
-	case 6:
-		if (!l->path_started && c == ' ')
-			return;
-		l->path_started = 1;
-		in_range = s->pc >= l->start && s->pc < l->end;
-		if (in_range && l->path_len < PCT_PATH_MAX)
-			scan_path[l->path_len++] = c;
-		return;
-	}
 }
 
 /* async-signal-safe: the build-id of the ELF image whose header is mapped at
@@ -275,6 +165,129 @@ static size_t build_id_from_image(uint64_t head, uint64_t head_end, uint8_t *out
 	return 0;
 }
 
+/* async-signal-safe: record the executable mapping just parsed. */
+static void add_line(struct maps_scan *s, const struct maps_line *l)
+{
+	uint8_t bid[PCT_BUILD_ID_MAX];
+	size_t bid_len = 0;
+	int kind = PCT_MOD_FILE;
+	const char *path = scan_path;
+	size_t path_len = l->path_len;
+
+	scan_path[path_len] = '\0';
+	if (l->inode == 0) {
+		kind = path_len == 6 && memcmp(path, "[vdso]", 6) == 0 ? PCT_MOD_VDSO : PCT_MOD_ANON;
+		if (path_len == 0) {
+			path = "[anon]";
+			path_len = 6;
+		}
+	} else if (s->exe[0] && strcmp(path, s->exe) == 0) {
+		kind = PCT_MOD_MAIN;
+	}
+	if (kind != PCT_MOD_ANON) {
+		if (l->offset == 0)
+			bid_len = build_id_from_image(l->start, l->end, bid);
+		else if (s->head_inode == l->inode && s->head_dev == l->dev)
+			bid_len = build_id_from_image(s->head_start, s->head_end, bid);
+	}
+	int m = module_add(l->start, l->end, l->offset, path, path_len, kind, bid, bid_len);
+	if (m < 0)
+		s->full = 1;
+	if (s->pc) {
+		s->added = m;
+		s->done = 1;
+	}
+}
+
+/* async-signal-safe */
+static void maps_end_line(struct maps_scan *s)
+{
+	struct maps_line *l = &s->cur;
+
+	if (l->field >= 5 && l->nperm == 4 && l->perms[2] == 'x' &&
+	    (s->pc == 0 || (s->pc >= l->start && s->pc < l->end)))
+		add_line(s, l);
+	if (l->field >= 5 && l->offset == 0) {
+		s->head_start = l->start;
+		s->head_end = l->end;
+		s->head_dev = l->dev;
+		s->head_inode = l->inode;
+	}
+	memset(l, 0, sizeof *l);
+}
+
+/* async-signal-safe */
+static void maps_feed(struct maps_scan *s, char c)
+{
+	struct maps_line *l = &s->cur;
+
+	if (c == '\n') {
+		maps_end_line(s);
+		return;
+	}
+	switch (l->field) {
+	case 0: case 1: case 3: case 4: case 5:
+		if (c == '-' && l->field == 0) { l->field = 1; return; }
+		if (c == ':' && l->field == 4) { l->dev <<= 16; return; }
+		if (c == ' ') { l->field++; return; }
+		uint64_t *v = l->field == 0 ? &l->start : l->field == 1 ? &l->end
+			    : l->field == 3 ? &l->offset : l->field == 4 ? &l->dev : &l->inode;
+		int d = l->field == 5 ? (c >= '0' && c <= '9' ? c - '0' : -1) : hexval(c);
+		if (d >= 0)
+			*v = *v * (l->field == 5 ? 10 : 16) + (uint64_t)d;
+		return;
+	case 2:
+		if (c == ' ') { l->field = 3; return; }
+		if (l->nperm < 4)
+			l->perms[l->nperm++] = c;
+		return;
+	case 6:
+		if (!l->path_started && c == ' ')
+			return;
+		l->path_started = 1;
+		if (l->path_len < PCT_PATH_MAX)
+			scan_path[l->path_len++] = c;
+		return;
+	}
+}
+
+/* async-signal-safe, with the module lock held: read /proc/self/maps. */
+static int maps_scan(struct maps_scan *s)
+{
+	char buf[1024];
+	ssize_t n;
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	while (!s->done && (n = read(fd, buf, sizeof buf)) > 0)
+		for (ssize_t i = 0; i < n && !s->done; i++)
+			maps_feed(s, buf[i]);
+	close(fd);
+	return 0;
+}
+
+/*
+ * Record every executable mapping of the process: the main program, the
+ * shared libraries, the vDSO and any anonymous executable memory.  Returns
+ * 0, or -1 if /proc/self/maps is unreadable or the module table is full.
+ */
+int rt_modules_scan_loaded(void)
+{
+	static char exe[PCT_PATH_MAX + 1];
+	struct maps_scan s;
+
+	while (atomic_flag_test_and_set_explicit(&rt_g.module_lock, memory_order_acquire))
+		;
+	memset(&s, 0, sizeof s);
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	s.exe = exe;
+	int rc = maps_scan(&s) == 0 && !s.full ? 0 : -1;
+	atomic_flag_clear_explicit(&rt_g.module_lock, memory_order_release);
+	return rc;
+}
+
 /*
  * async-signal-safe: find the mapping that holds pc in /proc/self/maps and
  * append it as a module.  Returns its number, or -1 if pc is in no
@@ -283,13 +296,11 @@ static size_t build_id_from_image(uint64_t head, uint64_t head_end, uint8_t *out
 int rt_modules_add_mapping_of(uintptr_t pc)
 {
 	struct maps_scan s;
-	char buf[1024];
-	ssize_t n;
-	int fd, mod = -1;
+	int mod;
 
 	if (atomic_flag_test_and_set_explicit(&rt_g.module_lock, memory_order_acquire))
 		return -1;
-	/* Another thread may have added it while we waited for nothing. */
+	/* Another thread may have added it meanwhile. */
 	mod = rt_module_find(pc);
 	if (mod >= 0)
 		goto out;
@@ -297,41 +308,12 @@ int rt_modules_add_mapping_of(uintptr_t pc)
 	if (atomic_load_explicit((_Atomic uint64_t *)rescans, memory_order_relaxed) >= RT_MAX_RESCANS)
 		goto out;
 	atomic_fetch_add_explicit((_Atomic uint64_t *)rescans, 1, memory_order_relaxed);
-
 	memset(&s, 0, sizeof s);
 	s.pc = pc;
-	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		goto out;
-	while (!s.found && (n = read(fd, buf, sizeof buf)) > 0)
-		for (ssize_t i = 0; i < n; i++)
-			maps_feed(&s, buf[i]);
-	close(fd);
-	if (!s.found || s.hit.perms[2] != 'x')
-		goto out;
-
-	uint8_t bid[PCT_BUILD_ID_MAX];
-	size_t bid_len = 0;
-	int kind = PCT_MOD_FILE;
-	const char *path = scan_path;
-	size_t path_len = s.hit.path_len;
-	if (s.hit.inode == 0) {
-		if (path_len == 6 && memcmp(path, "[vdso]", 6) == 0)
-			kind = PCT_MOD_VDSO;
-		else
-			kind = PCT_MOD_ANON;
-		if (path_len == 0) {
-			path = "[anon]";
-			path_len = 6;
-		}
-	}
-	if (kind == PCT_MOD_FILE || kind == PCT_MOD_VDSO) {
-		if (s.hit.offset == 0)
-			bid_len = build_id_from_image(s.hit.start, s.hit.end, bid);
-		else if (s.head_inode == s.hit.inode && s.head_dev == s.hit.dev)
-			bid_len = build_id_from_image(s.head_start, s.head_end, bid);
-	}
-	mod = module_add(s.hit.start, s.hit.end, s.hit.offset, path, path_len, kind, bid, bid_len);
+	s.added = -1;
+	s.exe = "";        /* the main program was found at start */
+	maps_scan(&s);
+	mod = s.added;
 out:
 	atomic_flag_clear_explicit(&rt_g.module_lock, memory_order_release);
 	return mod;

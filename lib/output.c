@@ -1,16 +1,26 @@
 /*
- * output.c - create, map and finish the profile file.
+ * output.c - the profile file: prepared at start, created at the first
+ * sample, finished at exit.
+ *
+ * At start (rt_output_prepare) the header, module table and string pool
+ * are built in anonymous memory, and the final and temporary names are
+ * computed.  The file itself is created by the signal handler when the
+ * first sample arrives (rt_output_create), with open, ftruncate, mmap,
+ * link and unlink only: creating a file costs most of a millisecond on
+ * some file systems, and a process that never uses a full sampling period
+ * of CPU (a shell helper, /bin/true) then pays nothing and leaves no empty
+ * file behind.
  *
  * No run's data is ever lost to another process: the runtime never
- * overwrites or appends to an existing file.  Each process writes a file
- * of its own, created exclusively.  The complete header is written to a
- * temporary file in the target directory first, which is then hard-linked
- * to the final name; link(2) fails with EEXIST rather than replace
- * anything, so the file under its final name always has a valid header,
- * and a name that is taken makes the runtime try "NAME.1.pct",
- * "NAME.2.pct", ... instead.  A symbolic link planted under the final name
- * is never followed: link(2) does not follow it, and the temporary file is
- * opened with O_EXCL | O_NOFOLLOW.
+ * overwrites or appends to an existing file.  The complete header is
+ * written to a temporary file in the target directory first, which is
+ * then hard-linked to the final name; link(2) fails with EEXIST rather
+ * than replace anything, so the file under its final name always has a
+ * valid header.  If the name is taken, the runtime uses "NAME.PID.pct"
+ * (or "NAME.PID.K.pct" if even that exists), which no live process shares.
+ * A symbolic link planted under either name is never followed: link(2)
+ * does not follow it, and the temporary file is opened with O_EXCL |
+ * O_NOFOLLOW.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,6 +33,16 @@
 
 #include "runtime.h"
 
+static struct {
+	char final[PCT_PATH_MAX + 1];  /* the expanded $PCT */
+	char tmp[PCT_PATH_MAX + 64];   /* DIR/.pct-tmp.PID */
+	char pid[24];                  /* decimal, for fallback names */
+	void *staging;                 /* anonymous copy of everything before the table */
+	uint64_t staging_size;
+	atomic_flag lock;              /* held while creating */
+	_Atomic int failed;
+} out = { .lock = ATOMIC_FLAG_INIT };
+
 static int64_t realtime_ns(void)
 {
 	struct timespec ts;
@@ -30,23 +50,7 @@ static int64_t realtime_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* "dir/name.pct" with n > 0 becomes "dir/name.N.pct"; without a ".pct"
- * suffix, ".N" is appended. */
-static int numbered_name(char *out, size_t cap, const char *name, unsigned n)
-{
-	size_t len = strlen(name);
-	int w;
-
-	if (n == 0)
-		w = snprintf(out, cap, "%s", name);
-	else if (len > 4 && strcmp(name + len - 4, ".pct") == 0)
-		w = snprintf(out, cap, "%.*s.%u.pct", (int)(len - 4), name, n);
-	else
-		w = snprintf(out, cap, "%s.%u", name, n);
-	return w < 0 || (size_t)w >= cap ? -1 : 0;
-}
-
-static void header_init(struct pct_header *h, uint64_t file_size, unsigned slots_log2)
+static void header_init(struct pct_header *h, unsigned slots_log2)
 {
 	uint64_t modules_off = 4096;
 	uint64_t strings_off = modules_off + (uint64_t)RT_MODULES_MAX * sizeof(struct pct_module);
@@ -57,7 +61,6 @@ static void header_init(struct pct_header *h, uint64_t file_size, unsigned slots
 	h->byte_order = PCT_BYTE_ORDER;
 	h->header_size = sizeof *h;
 	h->state = PCT_STATE_RUNNING;
-	h->file_size = file_size;
 	h->mechanism = PCT_MECH_CPU_TIMER;
 	h->pid = (uint32_t)getpid();
 	h->ppid = (uint32_t)getppid();
@@ -73,14 +76,7 @@ static void header_init(struct pct_header *h, uint64_t file_size, unsigned slots
 	h->table_slots = UINT64_C(1) << slots_log2;
 	h->entry_size = sizeof(struct pct_entry);
 	h->exe_module = UINT32_MAX;
-}
-
-static uint64_t file_size_for(unsigned slots_log2)
-{
-	struct pct_header h;
-	memset(&h, 0, sizeof h);
-	header_init(&h, 0, slots_log2);
-	return h.table_offset + h.table_slots * sizeof(struct pct_entry);
+	h->file_size = table_off + h->table_slots * sizeof(struct pct_entry);
 }
 
 /* Store the argv of this process in the string pool, NUL separated. */
@@ -113,92 +109,169 @@ static void store_cmdline(void)
 	h->strings_used += n;
 }
 
-/*
- * Create the file for the expanded name, map it and fill its header.
- * Returns 0, or -1 after one warning.
- */
-int rt_output_open(const char *name, unsigned slots_log2)
+static void point_into(void *base)
 {
-	char tmp[PCT_PATH_MAX + 64];
+	struct pct_header *h = base;
+	rt_g.hdr = h;
+	rt_g.modules = (struct pct_module *)((char *)base + h->modules_offset);
+	rt_g.strings = (char *)base + h->strings_offset;
+}
+
+/*
+ * Build the header, module table and string pool in memory for a file to
+ * be named name.  Returns 0, or -1 after one warning.
+ */
+int rt_output_prepare(const char *name, unsigned slots_log2)
+{
+	struct pct_header h;
 	const char *slash = strrchr(name, '/');
 	int dirlen = slash ? (int)(slash - name + 1) : 0;
-	uint64_t size = file_size_for(slots_log2);
+
+	memset(&h, 0, sizeof h);
+	header_init(&h, slots_log2);
+	if (strlen(name) > PCT_PATH_MAX - 32 ||
+	    snprintf(out.tmp, sizeof out.tmp, "%.*s.pct-tmp.%d", dirlen, name, (int)getpid()) >=
+		    (int)sizeof out.tmp) {
+		rt_warn("output name too long", name, 0);
+		return -1;
+	}
+	strcpy(out.final, name);
+	snprintf(out.pid, sizeof out.pid, "%d", (int)getpid());
+	out.staging_size = h.table_offset;
+	out.staging = mmap(NULL, out.staging_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (out.staging == MAP_FAILED) {
+		rt_warn("cannot allocate memory for the profile", name, errno);
+		return -1;
+	}
+	memcpy(out.staging, &h, sizeof h);
+	atomic_store(&rt_g.table_ready, 0);
+	out.failed = 0;
+	rt_g.table = NULL;
+	point_into(out.staging);
+	rt_g.slots_mask = h.table_slots - 1;
+	rt_g.slots_limit = h.table_slots - h.table_slots / 8;
+	rt_g.slots_shift = 64 - slots_log2;
+	store_cmdline();
+	return 0;
+}
+
+/* async-signal-safe: append s to buf at *n, if it fits. */
+static int put(char *buf, size_t cap, size_t *n, const char *s, size_t len)
+{
+	if (*n + len >= cap)
+		return -1;
+	memcpy(buf + *n, s, len);
+	*n += len;
+	buf[*n] = '\0';
+	return 0;
+}
+
+/* async-signal-safe: the k-th name to try.  k = 0: NAME; k = 1: NAME.PID.pct;
+ * k > 1: NAME.PID.(k-1).pct, where NAME loses a ".pct" suffix first. */
+static int nth_name(char *buf, size_t cap, unsigned k)
+{
+	size_t len = strlen(out.final), n = 0;
+	if (k == 0)
+		return put(buf, cap, &n, out.final, len);
+	if (len > 4 && memcmp(out.final + len - 4, ".pct", 4) == 0)
+		len -= 4;
+	char num[24], *s = rt_utoa(k - 1, num + sizeof num);
+	if (put(buf, cap, &n, out.final, len) || put(buf, cap, &n, ".", 1) ||
+	    put(buf, cap, &n, out.pid, strlen(out.pid)))
+		return -1;
+	if (k > 1 && (put(buf, cap, &n, ".", 1) || put(buf, cap, &n, s, (size_t)(num + sizeof num - s))))
+		return -1;
+	return put(buf, cap, &n, ".pct", 4);
+}
+
+/*
+ * async-signal-safe: create the file, copy the prepared part into it and
+ * make the handler count into its table from now on.  A thread that finds
+ * another one creating it waits for it (once per process, for about a
+ * millisecond).  Returns 0 when the table is ready, or -1 if creation
+ * failed (then with one warning, and sampling stops for good).
+ */
+int rt_output_create(void)
+{
+	uint64_t size = rt_g.hdr->file_size;
 	void *map = MAP_FAILED;
 	int fd = -1, err = 0;
+	const char *step = "cannot create the profile";
 
-	for (unsigned try = 0; fd < 0 && try < 100; try++) {
-		if (snprintf(tmp, sizeof tmp, "%.*s.pct-tmp.%d.%u", dirlen, name, (int)getpid(), try) >=
-		    (int)sizeof tmp) {
-			rt_warn("output name too long", name, 0);
-			return -1;
-		}
-		fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-		if (fd < 0 && errno != EEXIST) {
-			rt_warn("cannot create the profile next to", name, errno);
-			return -1;
-		}
+	while (atomic_flag_test_and_set_explicit(&out.lock, memory_order_acquire))
+		;
+	if (atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) || out.failed) {
+		atomic_flag_clear_explicit(&out.lock, memory_order_release);
+		return out.failed ? -1 : 0;
+	}
+	/* The module table is appended to under module_lock; hold it too so
+	 * that the copy below is complete. */
+	while (atomic_flag_test_and_set_explicit(&rt_g.module_lock, memory_order_acquire))
+		;
+	fd = open(out.tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0 && errno == EEXIST) {
+		/* left by a process of ours that died mid-create; ours by pid */
+		unlink(out.tmp);
+		fd = open(out.tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 	}
 	if (fd < 0) {
-		rt_warn("cannot create a temporary file for", name, EEXIST);
-		return -1;
+		err = errno;
+		goto fail;
 	}
 	if (ftruncate(fd, (off_t)size) != 0) {
 		err = errno;
+		step = "cannot size the profile";
 		goto fail;
 	}
 	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED) {
 		err = errno;
+		step = "cannot map the profile";
 		goto fail;
 	}
 	close(fd);
 	fd = -1;
+	memcpy(map, out.staging, out.staging_size);
 
-	struct pct_header *h = map;
-	header_init(h, size, slots_log2);
-	rt_g.hdr = h;
-	rt_g.modules = (struct pct_module *)((char *)map + h->modules_offset);
-	rt_g.strings = (char *)map + h->strings_offset;
-	rt_g.table = (struct pct_entry *)((char *)map + h->table_offset);
-	rt_g.slots_mask = h->table_slots - 1;
-	rt_g.slots_limit = h->table_slots - h->table_slots / 8;
-	rt_g.slots_shift = 64 - slots_log2;
-	store_cmdline();
-
-	for (unsigned n = 0; n < 1000; n++) {
-		if (numbered_name(rt_g.path, sizeof rt_g.path, name, n) != 0) {
-			err = ENAMETOOLONG;
-			goto fail;
-		}
-		if (link(tmp, rt_g.path) == 0) {
-			unlink(tmp);
-			return 0;
-		}
-		if (errno != EEXIST) {
-			err = errno;
-			goto fail;
-		}
-	}
 	err = EEXIST;
+	for (unsigned k = 0; k < 1000 && err == EEXIST; k++) {
+		if (nth_name(rt_g.path, sizeof rt_g.path, k) != 0) {
+			err = ENAMETOOLONG;
+			break;
+		}
+		err = link(out.tmp, rt_g.path) == 0 ? 0 : errno;
+	}
+	if (err)
+		goto fail;
+	unlink(out.tmp);
+	point_into(map);
+	rt_g.table = (struct pct_entry *)((char *)map + rt_g.hdr->table_offset);
+	atomic_store_explicit(&rt_g.table_ready, 1, memory_order_release);
+	atomic_flag_clear_explicit(&rt_g.module_lock, memory_order_release);
+	atomic_flag_clear_explicit(&out.lock, memory_order_release);
+	return 0;
 fail:
-	rt_warn("cannot create the profile", name, err);
+	out.failed = 1;
+	rt_sampling_disarm();
+	rt_warn(step, out.final, err);
 	if (map != MAP_FAILED)
 		munmap(map, size);
 	if (fd >= 0)
 		close(fd);
-	unlink(tmp);
-	rt_g.hdr = NULL;
+	unlink(out.tmp);
 	rt_g.path[0] = '\0';
+	atomic_flag_clear_explicit(&rt_g.module_lock, memory_order_release);
+	atomic_flag_clear_explicit(&out.lock, memory_order_release);
 	return -1;
 }
 
-/* Write the end of the profile.  Only the process that created the file
- * does: a forked child shares the mapping but not the header's pid. */
+/* Write the end of the profile, if one was created.  Only the process that
+ * created it does: a forked child shares the mapping but not the pid. */
 void rt_output_finish(void)
 {
 	struct pct_header *h = rt_g.hdr;
 
-	if (h == NULL || h->pid != (uint32_t)getpid())
+	if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) || h->pid != (uint32_t)getpid())
 		return;
 	h->end_time_ns = realtime_ns();
 	atomic_store_explicit((_Atomic uint32_t *)&h->state, PCT_STATE_COMPLETE, memory_order_release);

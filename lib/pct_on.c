@@ -155,12 +155,14 @@ PUBLIC int pct_on(void)
 		atomic_store(&rt_g.state, RT_IDLE);
 		return 0;
 	}
+	const char *quiet = getenv("PCT_QUIET");
+	rt_g.quiet = quiet && *quiet && strcmp(quiet, "0") != 0;
 	unsigned hz = env_uint("PCT_HZ", RT_DEFAULT_HZ, 1, 1000000);
 	if (expand_name(name, sizeof name, pattern) != 0) {
 		rt_warn("output name too long from $PCT", pattern, 0);
 		goto fail;
 	}
-	if (rt_output_open(name, slots_log2_from_env()) != 0)
+	if (rt_output_prepare(name, slots_log2_from_env()) != 0)
 		goto fail;
 	if (rt_modules_scan_loaded() != 0)
 		rt_warn("too many modules to record all of them in", rt_g.path, 0);
@@ -192,8 +194,7 @@ PUBLIC void pct_off(void)
 
 PUBLIC const char *pct_output_path(void)
 {
-	int s = atomic_load(&rt_g.state);
-	return (s == RT_ON || s == RT_OFF) ? rt_g.path : NULL;
+	return atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) ? rt_g.path : NULL;
 }
 
 __attribute__((constructor)) static void rt_init(int argc, char **argv, char **envp)

@@ -35,14 +35,17 @@ enum rt_state { RT_IDLE, RT_STARTING, RT_ON, RT_OFF, RT_FAILED };
 struct rt {
 	_Atomic int state;             /* enum rt_state */
 	_Atomic int sampling;          /* the handler records only while set */
+	_Atomic int table_ready;       /* the file exists and table points into it */
+	int quiet;                     /* $PCT_QUIET: no warnings */
 	atomic_flag module_lock;       /* held while appending a module record */
 	int argc;                      /* from the constructor, if trustworthy */
 	char **argv;
 
-	struct pct_header *hdr;        /* the MAP_SHARED mapping of the file */
+	struct pct_header *hdr;        /* the file's MAP_SHARED mapping, or the
+					  anonymous staging copy before the first sample */
 	struct pct_module *modules;
 	char *strings;
-	struct pct_entry *table;
+	struct pct_entry *table;       /* in the file; NULL until table_ready */
 	uint64_t slots_mask;
 	uint64_t slots_limit;          /* stop claiming new slots past this */
 	unsigned slots_shift;          /* 64 - log2(slots), for the hash */
@@ -59,10 +62,12 @@ int rt_module_find(uintptr_t pc);                   /* async-signal-safe */
 /* sample.c */
 void rt_sample(uintptr_t pc);                       /* async-signal-safe */
 int rt_sampling_start(unsigned hz);
+void rt_sampling_disarm(void);                      /* async-signal-safe */
 void rt_sampling_stop(void);
 
 /* output.c */
-int rt_output_open(const char *pattern, unsigned slots_log2);
+int rt_output_prepare(const char *name, unsigned slots_log2);
+int rt_output_create(void);                         /* async-signal-safe */
 void rt_output_finish(void);
 
 /* warn.c */

@@ -71,9 +71,11 @@ static void table_count(uint64_t key)
 /* async-signal-safe: charge one sample to pc. */
 void rt_sample(uintptr_t pc)
 {
-	int m = rt_module_find(pc);
 	uint64_t key;
 
+	if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) && rt_output_create() != 0)
+		return;
+	int m = rt_module_find(pc);
 	if (m < 0)
 		m = rt_modules_add_mapping_of(pc);
 	if (m >= 0) {
@@ -159,6 +161,15 @@ int rt_sampling_start(unsigned hz)
 		return -1;
 	}
 	return 0;
+}
+
+/* async-signal-safe: stop the timer (timer_settime is on POSIX's list). */
+void rt_sampling_disarm(void)
+{
+	struct itimerspec off;
+	memset(&off, 0, sizeof off);
+	atomic_store_explicit(&rt_g.sampling, 0, memory_order_release);
+	timer_settime(cpu_timer, 0, &off, NULL);
 }
 
 /*

@@ -4,7 +4,6 @@
  * buffers.  $PCT_QUIET silences it.
  */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -27,18 +26,47 @@ static size_t append(char *buf, size_t len, size_t cap, const char *s)
 	return len;
 }
 
+/* async-signal-safe: strerror(3) is not, so the errors the runtime can
+ * meet are named here. */
+static const char *error_text(int err, char *buf, size_t cap)
+{
+	switch (err) {
+	case ENOENT: return "No such file or directory";
+	case EACCES: return "Permission denied";
+	case EPERM: return "Operation not permitted";
+	case EEXIST: return "File exists";
+	case ENOSPC: return "No space left on device";
+	case EDQUOT: return "Disk quota exceeded";
+	case EROFS: return "Read-only file system";
+	case ENAMETOOLONG: return "File name too long";
+	case ENOTDIR: return "Not a directory";
+	case ELOOP: return "Too many levels of symbolic links";
+	case EMFILE: return "Too many open files";
+	case ENFILE: return "Too many open files in system";
+	case ENOMEM: return "Cannot allocate memory";
+	case EFBIG: return "File too large";
+	case EINVAL: return "Invalid argument";
+	case EAGAIN: return "Resource temporarily unavailable";
+	case EXDEV: return "Invalid cross-device link";
+	}
+	char *p = rt_utoa((uint64_t)err, buf + cap - 1);
+	buf[cap - 1] = '\0';
+	p -= 6;
+	memcpy(p, "errno ", 6);
+	return p;
+}
+
 /*
- * Write "pct: WHAT 'DETAIL': strerror(ERR)" to stderr; DETAIL and ERR are
- * optional (NULL, 0).  Not async-signal-safe when ERR is set (strerror).
+ * async-signal-safe: write "pct: WHAT 'DETAIL': ERROR; ..." to stderr;
+ * DETAIL and ERR are optional (NULL, 0).
  */
 void rt_warn(const char *what, const char *detail, int err)
 {
-	const char *quiet = getenv("PCT_QUIET");
-	char line[PCT_PATH_MAX + 256];
+	char line[PCT_PATH_MAX + 256], ebuf[32];
 	size_t n = 0, cap = sizeof line - 1;
 	int saved = errno;
 
-	if (quiet && *quiet && strcmp(quiet, "0") != 0)
+	if (rt_g.quiet)
 		return;
 	n = append(line, n, cap, "pct: ");
 	n = append(line, n, cap, what);
@@ -49,7 +77,7 @@ void rt_warn(const char *what, const char *detail, int err)
 	}
 	if (err) {
 		n = append(line, n, cap, ": ");
-		n = append(line, n, cap, strerror(err));
+		n = append(line, n, cap, error_text(err, ebuf, sizeof ebuf));
 	}
 	n = append(line, n, cap, "; the program runs on without profiling");
 	line[n++] = '\n';

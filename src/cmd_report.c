@@ -76,7 +76,7 @@ static void print_summary(const struct pset *s)
 	const char *dim = s->profiles[0].hdr.dimension;
 
 	if (s->nprofiles == 1)
-		printf("# %s: %s\n", s->profiles[0].file, s->profiles[0].cmdline);
+		printf("# %s: pid %u: %s\n", s->profiles[0].file, s->profiles[0].hdr.pid, s->profiles[0].cmdline);
 	else
 		printf("# %zu files summed\n", s->nprofiles);
 	printf("# %llu samples over %.3f %s of CPU time", (unsigned long long)s->total,

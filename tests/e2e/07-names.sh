@@ -12,9 +12,17 @@ PCT='out-%e-%p-%%.pct' run "$PROGS/selftime" 0.05
 ls | grep -Eq '^out-selftime-[0-9]+-%\.pct$' || fail "%e/%p/%% not expanded: $(ls)"
 
 for i in 1 2 3; do PCT=same.pct run "$PROGS/selftime" 0.05; done
-[ -f same.pct ] && [ -f same.1.pct ] && [ -f same.2.pct ] || fail "repeated runs must not overwrite: $(ls)"
-pids=$(for f in same.pct same.1.pct same.2.pct; do "$PCTBIN" report "$f" | head -1; done | sort -u | wc -l)
+[ -f same.pct ] && [ "$(ls same.[0-9]*.pct | wc -l)" -eq 2 ] || fail "repeated runs must not overwrite: $(ls)"
+for f in same.[0-9]*.pct; do   # same.PID.pct is written by process PID
+	pid=${f#same.}; pid=${pid%.pct}
+	"$PCTBIN" report "$f" | head -1 | grep -q "^# $f: pid $pid: " || fail "$f was not written by pid $pid"
+done
+pids=$(for f in same*.pct; do "$PCTBIN" report "$f" | head -1 | sed 's/.*: pid \([0-9]*\):.*/\1/'; done | sort -u | wc -l)
 [ "$pids" -eq 3 ] || fail "the three files are not three runs"
+
+# a process that never uses one sampling period writes no file
+PCT=never.pct run /bin/true
+[ ! -e never.pct ] || fail "/bin/true should take no sample and write nothing"
 
 # concurrent runs with one name keep every run
 for i in 1 2 3 4 5 6; do PCT=conc.pct LD_PRELOAD=$LIBPCT "$PROGS/selftime" 0.2 >/dev/null & done

@@ -49,11 +49,15 @@ static const char *write_profile(void)
 {
 	static char name[256];
 	snprintf(name, sizeof name, "%s/unit.pct", dir);
-	CHECK(rt_output_open(name, 12) == 0);
-	CHECK(strcmp(rt_g.path, name) == 0);
+	CHECK(rt_output_prepare(name, 12) == 0);
 	CHECK(rt_modules_scan_loaded() == 0);
+	CHECK(access(name, F_OK) != 0);    /* no file before the first sample */
 	uintptr_t pc = (uintptr_t)probe_function + 1;
-	for (int i = 0; i < 1000; i++)
+	rt_sample(pc);
+	CHECK(strcmp(rt_g.path, name) == 0 && access(name, F_OK) == 0);
+	rt_sample(pc);
+	CHECK(rt_g.hdr->samples == 2);     /* counted in the file's table */
+	for (int i = 2; i < 1000; i++)
 		rt_sample(pc);
 	rt_sample(1);                      /* in no mapping at all */
 	rt_sampling_stop();
@@ -100,7 +104,7 @@ static void test_table_bound(void)
 {
 	char name[256];
 	snprintf(name, sizeof name, "%s/small.pct", dir);
-	CHECK(rt_output_open(name, 10) == 0);
+	CHECK(rt_output_prepare(name, 10) == 0);
 	CHECK(rt_modules_scan_loaded() == 0);
 	uintptr_t base = (uintptr_t)probe_function;
 	for (int i = 0; i < 2000; i++)
@@ -197,11 +201,30 @@ static void test_damage(const char *good)
 	free(orig);
 }
 
+/* A name that is taken makes the runtime write NAME.PID.pct instead. */
+static void test_taken_name(const char *taken)
+{
+	char want[300];
+	snprintf(want, sizeof want, "%.*s.%d.pct", (int)strlen(taken) - 4, taken, (int)getpid());
+	CHECK(rt_output_prepare(taken, 10) == 0);
+	CHECK(rt_modules_scan_loaded() == 0);
+	rt_sample((uintptr_t)probe_function);
+	CHECK(strcmp(rt_g.path, want) == 0);
+	CHECK(access(want, F_OK) == 0);
+	/* and NAME.PID.1.pct if that is taken too */
+	snprintf(want + strlen(want) - 4, 20, ".1.pct");
+	CHECK(rt_output_prepare(taken, 10) == 0);
+	CHECK(rt_modules_scan_loaded() == 0);
+	rt_sample((uintptr_t)probe_function);
+	CHECK(strcmp(rt_g.path, want) == 0);
+}
+
 int main(void)
 {
 	if (mkdtemp(dir) == NULL)
 		return 2;
 	const char *file = write_profile();
+	test_taken_name(file);
 	test_roundtrip(file);
 	test_table_bound();
 	test_damage(file);

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# bench/overhead.sh - steady-state cost of sampling a CPU-bound run.
+#
+# xz -9 -T1 compresses generated text (about 4 s of CPU) under:
+#   plain        no profiler
+#   pct          libpct.so preloaded, default rate (one sample per tick)
+#   gperftools   libprofiler.so, CPUPROFILE_FREQUENCY=250 (its default is 100)
+#   perf         perf record -e cpu-clock -F 250 (a separate process; its own
+#                CPU time is counted too, as it is a cost of profiling)
+# Each runs ROUNDS times, interleaved; the minimum user+system CPU time of
+# the whole process tree is kept (the least disturbed run).  It prints the
+# ratio to plain, and pct's cost per sample in microseconds.
+# usage: bench/overhead.sh [ROUNDS]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/deps.sh" bench
+ROUNDS=${1:-5}
+LIB=$root/build/lib/libpct.so
+GPERF=$(ls /usr/lib/*/libprofiler.so.0 2>/dev/null | head -1)
+dir=$(mktemp -d /tmp/pct-bench.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+awk 'BEGIN { srand(5); for (i = 0; i < 250000; i++) printf "%d %x the quick brown fox %s\n", i, int(rand() * 2^31), (rand() < .5 ? "jumps" : "naps") }' >data.txt
+
+cpu_of() {  # run "$@" in a subshell; print the children's user+sys seconds
+	( "$@" >/dev/null 2>&1; times ) | awk 'NR == 2 {
+		split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%.4f\n", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'
+}
+work() { xz -9 -T1 -c data.txt; }
+declare -A best
+configs="plain pct gperftools perf"
+samples=0
+for ((r = 0; r < ROUNDS; r++)); do
+	for c in $configs; do
+		case $c in
+		plain) t=$(cpu_of work) ;;
+		pct) t=$(cpu_of env LD_PRELOAD="$LIB" PCT="$dir/o.pct" xz -9 -T1 -c data.txt)
+		     samples=$("$root/build/bin/pct" report --format=tsv "$dir/o.pct" | awk -F'\t' 'NR > 1 { n += $1 } END { print n }') ;;
+		gperftools) t=$(cpu_of env LD_PRELOAD="$GPERF" CPUPROFILE="$dir/g.prof" CPUPROFILE_FREQUENCY=250 xz -9 -T1 -c data.txt) ;;
+		perf) t=$(cpu_of perf record -q -e cpu-clock -F 250 -o "$dir/perf.data" -- xz -9 -T1 -c data.txt) ;;
+		esac
+		rm -f "$dir"/*.pct "$dir"/g.prof* "$dir"/perf.data*
+		if [ -z "${best[$c]:-}" ] || awk -v a="$t" -v b="${best[$c]}" 'BEGIN { exit !(a < b) }'; then best[$c]=$t; fi
+	done
+done
+echo "steady-state CPU cost, xz -9 -T1 on $(du -h data.txt | cut -f1) of text, best of $ROUNDS"
+printf '%-11s %9s %9s\n' config "CPU s" "vs plain"
+for c in $configs; do
+	awk -v c="$c" -v t="${best[$c]}" -v p="${best[plain]}" 'BEGIN { printf "%-11s %9.3f %8.4fx\n", c, t, t / p }'
+done
+awk -v t="${best[pct]}" -v p="${best[plain]}" -v n="$samples" 'BEGIN {
+	printf "pct: %d samples; overhead %.2f%%, about %.1f us per sample (noise: a few ms of CPU per run)\n",
+		n, 100 * (t - p) / p, n ? (t - p) / n * 1e6 : 0 }'

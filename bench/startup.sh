@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# bench/startup.sh - what profiling adds to each process's start and exit.
+#
+# A shell loop runs /bin/true N times (default 300), in rounds that
+# interleave the configurations so that drift hits them all alike:
+#   plain        no profiler
+#   pct-off      libpct.so preloaded, $PCT unset (must cost nothing)
+#   pct          libpct.so preloaded, $PCT set: a profile file per process
+#   gperftools   libprofiler.so preloaded, $CPUPROFILE set (Debian
+#                google-perftools)
+# It prints the median loop time of each, the time added per process, and
+# the ratios: against plain, and pct's added cost against gperftools'.
+# usage: bench/startup.sh [N] [ROUNDS]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/deps.sh" bench
+N=${1:-300}
+ROUNDS=${2:-7}
+LIB=$root/build/lib/libpct.so
+GPERF=$(ls /usr/lib/*/libprofiler.so.0 2>/dev/null | head -1)
+[ -n "$GPERF" ] || { echo "libprofiler.so.0 not found" >&2; exit 1; }
+dir=$(mktemp -d /tmp/pct-bench.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+
+loop() {  # prints the loop's wall time in ns
+	local t0 t1
+	t0=$(date +%s%N)
+	for ((i = 0; i < N; i++)); do /bin/true; done
+	t1=$(date +%s%N)
+	echo $((t1 - t0))
+}
+declare -A times
+configs="plain pct-off pct gperftools"
+for ((r = 0; r < ROUNDS; r++)); do
+	for c in $configs; do
+		case $c in
+		plain) t=$(loop) ;;
+		pct-off) t=$(export LD_PRELOAD=$LIB; loop) ;;
+		pct) t=$(export LD_PRELOAD=$LIB PCT=$dir/t.pct; loop) ;;
+		gperftools) t=$(export LD_PRELOAD=$GPERF CPUPROFILE=$dir/gperf.prof; loop) ;;
+		esac
+		times[$c]="${times[$c]:-} $t"
+		rm -f "$dir"/*.pct "$dir"/gperf.prof*
+	done
+done
+median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+declare -A med
+for c in $configs; do med[$c]=$(echo "${times[$c]}" | median); done
+echo "startup+exit cost, $N runs of /bin/true, median of $ROUNDS rounds"
+printf '%-11s %10s %12s %9s\n' config "loop ms" "added/proc" "vs plain"
+for c in $configs; do
+	awk -v c="$c" -v t="${med[$c]}" -v p="${med[plain]}" -v n="$N" 'BEGIN {
+		printf "%-11s %10.1f %9.3f ms %8.3fx\n", c, t / 1e6, (t - p) / n / 1e6, t / p }'
+done
+awk -v a="${med[pct]}" -v g="${med[gperftools]}" -v p="${med[plain]}" 'BEGIN {
+	pa = a - p; ga = g - p
+	printf "pct adds %.3f ms per process, gperftools %.3f ms: pct costs %.3f of gperftools (target <= 0.1)\n",
+		pa / '"$N"' / 1e6, ga / '"$N"' / 1e6, (ga > 0 ? pa / ga : 0) }'
