@@ -6,7 +6,7 @@ PY=/usr/bin/python3
 cat >mix.py <<'PY'
 import json, zlib, re
 data = [{"k%d" % i: [i, str(i) * 3, {"x": i * 1.5}]} for i in range(2000)]
-for r in range(60):
+for r in range(400):
     s = json.dumps(data)
     back = json.loads(zlib.decompress(zlib.compress(s.encode(), 6)))
     d = {}
