@@ -45,30 +45,14 @@ static int cmp_drow(const void *pa, const void *pb)
 	return c;
 }
 
-/* Print a path as a TSV field: tabs and newlines become spaces. */
-static void put_field(const char *s)
-{
-	for (; *s; s++)
-		putchar(*s == '\t' || *s == '\n' ? ' ' : *s);
-}
-
 int cmd_dump(int argc, char **argv)
 {
 	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
 	int c;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage, stdout);
-			finish_stdout();
-			return 0;
-		}
-		fputs(usage, stderr);
-		return 2;
-	}
-	if (optind >= argc) {
-		fputs(usage, stderr);
-		return 2;
-	}
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1)
+		return usage_exit(usage, c == 'h');
+	if (optind >= argc)
+		return usage_exit(usage, 0);
 	struct pset s;
 	char err[512];
 	if (pset_load(&s, argv + optind, (size_t)(argc - optind), err, sizeof err) != 0)
@@ -98,7 +82,7 @@ int cmd_dump(int argc, char **argv)
 	printf("module\tbuild_id\toffset\tsamples\n");
 	for (size_t i = 0; i < nrows; i++) {
 		const struct drow *r = &rows[i];
-		put_field(mod_path(r));
+		put_tsv_field(mod_path(r));
 		if (r->module == PSET_NO_MODULE)
 			hex[0] = '\0';
 		else

@@ -136,19 +136,12 @@ int cmd_record(int argc, char **argv)
 				die("record: -F wants a rate in Hz, not '%s'", optarg);
 			hz = optarg;
 			break;
-		case 'h':
-			fputs(usage, stdout);
-			finish_stdout();
-			return 0;
 		default:
-			fputs(usage, stderr);
-			return 2;
+			return usage_exit(usage, c == 'h');
 		}
 	}
-	if (optind >= argc) {
-		fputs(usage, stderr);
-		return 2;
-	}
+	if (optind >= argc)
+		return usage_exit(usage, 0);
 	char **cmd = argv + optind;
 	char *lib = find_runtime();
 	char *file = absolute(out ? out : xasprintf("%s.pct", path_base(cmd[0])));

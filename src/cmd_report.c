@@ -63,13 +63,6 @@ static void aggregate(struct pset *s, enum by by, struct agg *a)
 	}
 }
 
-/* Names go into TSV columns: no tabs or newlines in them. */
-static void put_field(const char *s)
-{
-	for (; *s; s++)
-		putchar(*s == '\t' || *s == '\n' ? ' ' : *s);
-}
-
 static void print_summary(const struct pset *s)
 {
 	double rate = pset_rate(s);
@@ -128,10 +121,10 @@ static void print_tsv(const struct agg *a, enum by by, size_t rows)
 		cum += pct;
 		printf("%llu\t%.3f\t%.4f\t%.4f\t%.4f\t", (unsigned long long)r->samples,
 		       stats_stderr(r->samples), pct, stats_stderr_percent(r->samples, a->total), cum);
-		put_field(r->module);
+		put_tsv_field(r->module);
 		if (by == BY_FUNCTION) {
 			putchar('\t');
-			put_field(r->function);
+			put_tsv_field(r->function);
 		}
 		putchar('\n');
 	}
@@ -172,19 +165,12 @@ int cmd_report(int argc, char **argv)
 			if (*end || optarg[0] == '-' || optarg[0] == '\0')
 				die("report: -n wants a number of rows, not '%s'", optarg);
 			break;
-		case 'h':
-			fputs(usage, stdout);
-			finish_stdout();
-			return 0;
 		default:
-			fputs(usage, stderr);
-			return 2;
+			return usage_exit(usage, c == 'h');
 		}
 	}
-	if (optind >= argc) {
-		fputs(usage, stderr);
-		return 2;
-	}
+	if (optind >= argc)
+		return usage_exit(usage, 0);
 
 	struct pset s;
 	char err[512];

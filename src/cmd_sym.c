@@ -95,8 +95,7 @@ static void sym_stream(FILE *f, const char *name)
 		for (size_t i = 0; i < t.nfields; i++)
 			printf("%s\t", t.fields[i]);
 		if (fn) {
-			for (const char *p = fn; *p; p++)
-				putchar(*p == '\t' ? ' ' : *p);
+			put_tsv_field(fn);
 			printf("\t0x%llx\n", (unsigned long long)(addr - start));
 		} else {
 			printf("[unknown]\t\n");
@@ -111,15 +110,8 @@ int cmd_sym(int argc, char **argv)
 {
 	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
 	int c;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage, stdout);
-			finish_stdout();
-			return 0;
-		}
-		fputs(usage, stderr);
-		return 2;
-	}
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1)
+		return usage_exit(usage, c == 'h');
 	if (optind >= argc) {
 		sym_stream(stdin, "standard input");
 	} else {

@@ -100,3 +100,20 @@ const char *path_base(const char *path)
 	const char *s = strrchr(path, '/');
 	return s && s[1] ? s + 1 : path;
 }
+
+int usage_exit(const char *usage, int help)
+{
+	if (!help) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	fputs(usage, stdout);
+	finish_stdout();
+	return 0;
+}
+
+void put_tsv_field(const char *s)
+{
+	for (; *s; s++)
+		putchar(*s == '\t' || *s == '\n' ? ' ' : *s);
+}

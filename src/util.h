@@ -27,6 +27,16 @@ void grow(void *p, size_t *cap, size_t need, size_t size);
 /* Flush stdout and die if anything written to it was lost. */
 void finish_stdout(void);
 
+/*
+ * A command's answer to -h/--help (help = 1: usage on stdout, returns 0)
+ * or to a bad option or missing operand (help = 0: usage on stderr,
+ * returns 2, the usage-error status).
+ */
+int usage_exit(const char *usage, int help);
+
+/* Write s as one TSV field: tabs and newlines become spaces. */
+void put_tsv_field(const char *s);
+
 /* Base name of a path, without copying ("/a/b" -> "b"). */
 const char *path_base(const char *path);
 
