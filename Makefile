@@ -65,7 +65,7 @@ demo: deps all
 check: deps all unit progs
 	@tests/run.sh
 
-bench: deps all
+bench: deps all progs
 	@for b in bench/*.sh; do echo "== $$b"; $$b || exit 1; done
 
 install: all

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # bench/startup.sh - what profiling adds to each process's start and exit.
 #
-# A shell loop runs /bin/true N times (default 300), in rounds that
-# interleave the configurations so that drift hits them all alike:
+# A shell loop runs a short program N times (default 300), in rounds that
+# interleave the configurations so that drift hits them all alike.  Two
+# programs: /bin/true, which ends before a first sample (pct then creates
+# no file), and tests/progs/selftime burning 10 ms of CPU, which takes a
+# few samples (pct creates its file at the first one), with profiles on the
+# disk's file system and then on tmpfs (/dev/shm).  Configurations:
 #   plain        no profiler
 #   pct-off      libpct.so preloaded, $PCT unset (must cost nothing)
 #   pct          libpct.so preloaded, $PCT set: a profile file per process
@@ -26,10 +30,11 @@ cd "$dir"
 loop() {  # prints the loop's wall time in ns
 	local t0 t1
 	t0=$(date +%s%N)
-	for ((i = 0; i < N; i++)); do /bin/true; done
+	for ((i = 0; i < N; i++)); do "${prog[@]}" >/dev/null; done
 	t1=$(date +%s%N)
 	echo $((t1 - t0))
 }
+measure() {
 declare -A times
 configs="plain pct-off pct gperftools"
 for ((r = 0; r < ROUNDS; r++)); do
@@ -37,17 +42,17 @@ for ((r = 0; r < ROUNDS; r++)); do
 		case $c in
 		plain) t=$(loop) ;;
 		pct-off) t=$(export LD_PRELOAD=$LIB; loop) ;;
-		pct) t=$(export LD_PRELOAD=$LIB PCT=$dir/t.pct; loop) ;;
-		gperftools) t=$(export LD_PRELOAD=$GPERF CPUPROFILE=$dir/gperf.prof; loop) ;;
+		pct) t=$(export LD_PRELOAD=$LIB PCT=$out/t.pct; loop) ;;
+		gperftools) t=$(export LD_PRELOAD=$GPERF CPUPROFILE=$out/gperf.prof; loop) ;;
 		esac
 		times[$c]="${times[$c]:-} $t"
-		rm -f "$dir"/*.pct "$dir"/gperf.prof*
+		rm -f "$out"/*.pct "$out"/gperf.prof*
 	done
 done
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 declare -A med
 for c in $configs; do med[$c]=$(echo "${times[$c]}" | median); done
-echo "startup+exit cost, $N runs of /bin/true, median of $ROUNDS rounds"
+echo "startup+exit cost, $N runs of ${prog[*]}, profiles in $out ($(stat -f -c %T "$out")), median of $ROUNDS rounds"
 printf '%-11s %10s %12s %9s\n' config "loop ms" "added/proc" "vs plain"
 for c in $configs; do
 	awk -v c="$c" -v t="${med[$c]}" -v p="${med[plain]}" -v n="$N" 'BEGIN {
@@ -57,3 +62,18 @@ awk -v a="${med[pct]}" -v g="${med[gperftools]}" -v p="${med[plain]}" 'BEGIN {
 	pa = a - p; ga = g - p
 	printf "pct adds %.3f ms per process, gperftools %.3f ms: pct costs %.3f of gperftools (target <= 0.1)\n",
 		pa / '"$N"' / 1e6, ga / '"$N"' / 1e6, (ga > 0 ? pa / ga : 0) }'
+}
+out=$dir
+prog=(/bin/true)
+measure
+echo
+# Each sampled process creates a file of its own (gperftools rewrites one
+# file, losing the previous run's): on ext4 that means allocating an inode.
+prog=("$root/build/tests/progs/selftime" 0.01)
+measure
+if [ -d /dev/shm ]; then
+	echo
+	out=$(mktemp -d /dev/shm/pct-bench.XXXXXX)
+	measure
+	rm -rf "$out"
+fi

@@ -231,7 +231,17 @@ int rt_output_create(void)
 	}
 	close(fd);
 	fd = -1;
-	memcpy(map, out.staging, out.staging_size);
+	/* The table is touched at random: without this, each first touch of a
+	 * page reads ahead (zero-fills) a window of its neighbours. */
+	madvise(map, size, MADV_RANDOM);
+	/* Copy only what is in use: the rest of a new file reads as zeros, and
+	 * every page written here costs a fault and a block allocation. */
+	const struct pct_header *h = out.staging;
+	memcpy(map, h, sizeof *h);
+	memcpy((char *)map + h->modules_offset, (const char *)out.staging + h->modules_offset,
+	       (size_t)h->modules_count * h->module_size);
+	memcpy((char *)map + h->strings_offset, (const char *)out.staging + h->strings_offset,
+	       h->strings_used);
 
 	err = EEXIST;
 	for (unsigned k = 0; k < 1000 && err == EEXIST; k++) {
