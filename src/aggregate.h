@@ -1,10 +1,9 @@
 /*
- * aggregate.h - group samples into report rows and order them.
+ * aggregate.h - group rows by a key and order them.
  *
- * A row is keyed by a 64-bit value the caller chooses (a module number, or
- * a module number and a function's address); it carries the names to
- * print.  Rows sort by samples, most first, then by module and function
- * name so that equal counts print in a stable order.
+ * A key is a tuple of strings (the values of the grouping columns); rows
+ * sort by samples, most first, then by their key tuples column by column,
+ * so that equal counts print in a stable order.
  */
 #ifndef PCT_AGGREGATE_H
 #define PCT_AGGREGATE_H
@@ -12,25 +11,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "u64map.h"
-
 struct agg_row {
-	uint64_t key;
+	char **key;                    /* nkeys strings, owned */
 	uint64_t samples;
-	const char *module;            /* display name; not owned */
-	const char *function;          /* NULL when grouping by module; not owned */
 };
 
 struct agg {
-	struct u64map index;           /* key -> row number */
+	size_t nkeys;
 	struct agg_row *rows;
 	size_t nrows, cap;
 	uint64_t total;                /* sum of rows[].samples */
+	size_t *slots;                 /* hash table of row numbers + 1; 0 is empty */
+	size_t nslots;
 };
 
-/* Add samples to the row for key, creating it with these names. */
-void agg_add(struct agg *a, uint64_t key, uint64_t samples, const char *module, const char *function);
-/* Sort rows: samples descending, then module, then function ascending. */
+/* Add samples to the row whose key is key[0..nkeys), creating it. */
+void agg_add(struct agg *a, char *const *key, uint64_t samples);
+/* Sort rows: samples descending, then keys ascending. */
 void agg_sort(struct agg *a);
 void agg_free(struct agg *a);
 

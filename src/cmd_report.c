@@ -1,193 +1,126 @@
 /*
  * cmd_report.c - `pct report`: the flat profile of one or more files.
  *
- * Samples of all files are summed, grouped by function (module + symbol)
- * or by module, sorted, and printed with their share, cumulative share and
- * standard error (stats.h), as aligned text for people or TSV for scripts.
+ * It is exactly the filter pipeline, run in one process through memory
+ * streams:
+ *
+ *   --by=module     pct dump FILE... | pct sum --by=module
+ *   --by=function   pct dump FILE... | pct sym | pct sum --by=module,function
+ *   --by=address    ... | pct sym | pct sum --by=module,address,function
+ *   --by=line       ... | pct sym | pct line | pct sum --by=file,line,function,inline
+ *   --by=file       ... | pct sym | pct line | pct sum --by=file
+ *
+ * so a shell pipeline of the stages prints the same report.
  */
-#include <getopt.h>
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
 #include "commands.h"
-#include "pset.h"
-#include "stats.h"
+#include "stages.h"
+#include "symtab.h"
 #include "util.h"
 
 static const char usage[] =
-	"usage: pct report [--by=function|module] [--format=text|tsv] [-n N] FILE...\n"
+	"usage: pct report [--by=function|module|address|line|file] [--format=text|tsv]\n"
+	"                  [-n N] FILE...\n"
 	"\n"
 	"Print the flat profile of the pct profiles FILE... (summed): samples,\n"
-	"their standard error (sqrt(n), Poisson), percent, cumulative percent,\n"
-	"module and function.\n"
+	"their standard error (sqrt(n), Poisson), percent, cumulative percent and\n"
+	"the grouping columns.  The same as the pipeline\n"
+	"  pct dump FILE... | pct sym [| pct line] | pct sum --by=KEYS\n"
 	"\n"
-	"  --by=KEY        group by 'function' (default) or 'module'\n"
-	"  --format=FMT    'text' (default, aligned) or 'tsv' (a header row, then\n"
-	"                  samples, stderr, percent, stderr_percent, cum_percent,\n"
-	"                  module[, function])\n"
-	"  -n, --rows=N    print only the N largest rows (default: all)\n"
+	"  --by=VIEW       function (default): module,function\n"
+	"                  module:   module\n"
+	"                  address:  module,address,function (one row per instruction)\n"
+	"                  line:     file,line,function,inline (DWARF lines)\n"
+	"                  file:     file\n"
+	"  --format=FMT    'text' (default, aligned, with a summary) or 'tsv'\n"
+	"  -n, --rows=N    print only the N largest rows\n"
 	"  -h, --help      show this help\n"
 	"\n"
 	"See pct-report(1).\n";
 
-enum by { BY_FUNCTION, BY_MODULE };
+static const struct view {
+	const char *name;
+	int sym, line;                 /* stages between dump and sum */
+	const char *keys;
+} views[] = {
+	{ "function", 1, 0, "module,function" },
+	{ "module", 0, 0, "module" },
+	{ "address", 1, 0, "module,address,function" },
+	{ "line", 1, 1, "file,line,function,inline" },
+	{ "file", 1, 1, "file" },
+};
 
-#define KEY_MODULE_SHIFT 40
-#define KEY_LOW_MASK ((UINT64_C(1) << KEY_MODULE_SHIFT) - 1)
-#define KEY_UNKNOWN_FUNCTION KEY_LOW_MASK
+/* One stage's output, read back as the next one's input. */
+struct pipe_buf {
+	char *buf;
+	size_t len;
+	FILE *w;
+};
 
-/* Group every sample of the set into rows. */
-static void aggregate(struct pset *s, enum by by, struct agg *a)
+static FILE *buf_writer(struct pipe_buf *p)
 {
-	for (size_t p = 0; p < s->nprofiles; p++) {
-		const struct profile *prof = &s->profiles[p];
-		for (size_t i = 0; i < prof->nsamples; i++) {
-			const struct profile_sample *smp = &prof->samples[i];
-			uint32_t m = pset_module_of(s, p, smp);
-			const char *modname = m == PSET_NO_MODULE ? "[unknown]" : s->mods[m].display;
-			uint64_t mkey = (uint64_t)(m == PSET_NO_MODULE ? 0xffffffu : m) << KEY_MODULE_SHIFT;
-			if (by == BY_MODULE) {
-				agg_add(a, mkey, smp->count, modname, NULL);
-				continue;
-			}
-			uint64_t start = KEY_UNKNOWN_FUNCTION, addr;
-			const char *fn = NULL;
-			if (m != PSET_NO_MODULE)
-				fn = symtab_function(pset_symtab(s, m), smp->offset, &start, &addr);
-			if (fn == NULL)
-				start = KEY_UNKNOWN_FUNCTION;
-			agg_add(a, mkey | (start & KEY_LOW_MASK), smp->count, modname, fn ? fn : "[unknown]");
-		}
-	}
+	p->w = open_memstream(&p->buf, &p->len);
+	if (p->w == NULL)
+		die("out of memory");
+	return p->w;
 }
 
-static void print_summary(const struct pset *s)
+static FILE *buf_reader(struct pipe_buf *p)
 {
-	double rate = pset_rate(s);
-	const char *dim = s->profiles[0].hdr.dimension;
-
-	if (s->nprofiles == 1)
-		printf("# %s: pid %u: %s\n", s->profiles[0].file, s->profiles[0].hdr.pid, s->profiles[0].cmdline);
-	else
-		printf("# %zu files summed\n", s->nprofiles);
-	printf("# %llu samples over %.3f %s of CPU time", (unsigned long long)s->total,
-	       (double)s->cpu_ns / 1e9, dim);
-	if (rate > 0)
-		printf(", effective rate %.1f Hz (period %.3f ms)", rate, 1e3 / rate);
-	printf("\n");
-	if (s->dropped)
-		printf("# %llu more samples were dropped: the sample table was full (raise $PCT_SLOTS)\n",
-		       (unsigned long long)s->dropped);
-	printf("# ±: one standard error, sqrt(samples) (Poisson)\n");
+	if (fclose(p->w) != 0)
+		die("out of memory");
+	FILE *r = fmemopen(p->buf, p->len, "r");
+	if (r == NULL)
+		die("out of memory");
+	return r;
 }
 
-static void print_text(const struct agg *a, enum by by, size_t rows)
+/* Run stage from *in to a new buffer, and make that buffer *in. */
+static void pass(FILE **in, struct pipe_buf *b, void (*stage)(FILE *, const char *, FILE *))
 {
-	int modw = 6;
-	for (size_t i = 0; i < rows; i++) {
-		int w = (int)strlen(a->rows[i].module);
-		if (w > modw)
-			modw = w > 40 ? 40 : w;
-	}
-	/* "±" is two bytes of UTF-8 but one column: pad it by hand. */
-	printf("%9s %6s%s %7s %5s%s %7s  %-*s%s\n", "samples", "", "±", "percent", "", "±", "cum%",
-	       by == BY_FUNCTION ? modw : 0, "module", by == BY_FUNCTION ? "  function" : "");
-	double cum = 0;
-	for (size_t i = 0; i < rows; i++) {
-		const struct agg_row *r = &a->rows[i];
-		double pct = a->total ? 100.0 * (double)r->samples / (double)a->total : 0;
-		cum += pct;
-		printf("%9llu %7.0f %6.2f%% %5.2f%% %6.2f%%  %-*s", (unsigned long long)r->samples,
-		       stats_stderr(r->samples), pct, stats_stderr_percent(r->samples, a->total), cum,
-		       by == BY_FUNCTION ? modw : 0, r->module);
-		if (by == BY_FUNCTION)
-			printf("  %s", r->function);
-		printf("\n");
-	}
-	if (rows < a->nrows)
-		printf("# %zu more rows, %.2f%% of the samples\n", a->nrows - rows, 100.0 - cum);
-}
-
-static void print_tsv(const struct agg *a, enum by by, size_t rows)
-{
-	printf("samples\tstderr\tpercent\tstderr_percent\tcum_percent\tmodule%s\n",
-	       by == BY_FUNCTION ? "\tfunction" : "");
-	double cum = 0;
-	for (size_t i = 0; i < rows; i++) {
-		const struct agg_row *r = &a->rows[i];
-		double pct = a->total ? 100.0 * (double)r->samples / (double)a->total : 0;
-		cum += pct;
-		printf("%llu\t%.3f\t%.4f\t%.4f\t%.4f\t", (unsigned long long)r->samples,
-		       stats_stderr(r->samples), pct, stats_stderr_percent(r->samples, a->total), cum);
-		put_tsv_field(r->module);
-		if (by == BY_FUNCTION) {
-			putchar('\t');
-			put_tsv_field(r->function);
-		}
-		putchar('\n');
-	}
+	stage(*in, "pipeline", buf_writer(b));
+	fclose(*in);
+	*in = buf_reader(b);
 }
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "by", required_argument, NULL, 'b' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "rows", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	enum by by = BY_FUNCTION;
-	int tsv = 0, c;
-	size_t limit = SIZE_MAX;
-	char *end;
-
-	while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			if (strcmp(optarg, "function") == 0)
-				by = BY_FUNCTION;
-			else if (strcmp(optarg, "module") == 0)
-				by = BY_MODULE;
-			else
-				die("report: unknown --by '%s' (function or module)", optarg);
-			break;
-		case 'f':
-			if (strcmp(optarg, "text") == 0 || strcmp(optarg, "tsv") == 0)
-				tsv = optarg[0] == 't' && optarg[1] == 's';
-			else
-				die("report: unknown --format '%s' (text or tsv)", optarg);
-			break;
-		case 'n':
-			limit = strtoul(optarg, &end, 10);
-			if (*end || optarg[0] == '-' || optarg[0] == '\0')
-				die("report: -n wants a number of rows, not '%s'", optarg);
-			break;
-		default:
-			return usage_exit(usage, c == 'h');
-		}
-	}
-	if (optind >= argc)
+	struct sum_opts o;
+	const char *by = "function";
+	int status, first = sum_parse_options(argc, argv, usage, &o, &by, &status);
+	if (first < 0)
+		return status;
+	const struct view *v = NULL;
+	for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
+		if (strcmp(by, views[i].name) == 0)
+			v = &views[i];
+	if (v == NULL)
+		die("report: unknown --by '%s' (function, module, address, line or file)", by);
+	if (first >= argc)
 		return usage_exit(usage, 0);
 
 	struct pset s;
 	char err[512];
-	if (pset_load(&s, argv + optind, (size_t)(argc - optind), err, sizeof err) != 0)
+	if (pset_load(&s, argv + first, (size_t)(argc - first), err, sizeof err) != 0)
 		die("%s", err);
-	struct agg a = { 0 };
-	aggregate(&s, by, &a);
-	agg_sort(&a);
-	size_t rows = a.nrows < limit ? a.nrows : limit;
-	if (tsv) {
-		print_tsv(&a, by, rows);
-	} else {
-		print_summary(&s);
-		print_text(&a, by, rows);
-	}
-	finish_stdout();
-	agg_free(&a);
+	struct pipe_buf b[3] = { { 0 } };
+	stage_dump(&s, buf_writer(&b[0]));
 	pset_free(&s);
+	FILE *in = buf_reader(&b[0]);
+	if (v->sym)
+		pass(&in, &b[1], stage_sym);
+	if (v->line)
+		pass(&in, &b[2], stage_line);
+	o.by = v->keys;
+	stage_sum(in, "pipeline", stdout, &o);
+	fclose(in);
+	finish_stdout();
+	for (size_t i = 0; i < 3; i++)
+		free(b[i].buf);
+	symtab_free_all();
 	return 0;
 }

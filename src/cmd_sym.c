@@ -1,7 +1,8 @@
 /*
  * cmd_sym.c - `pct sym`: the second filter stage.  It reads the TSV of
  * `pct dump` (or anything with module, build_id and offset columns) and
- * appends the function holding each offset and the offset within it.
+ * appends the function holding each offset, the offset within it, and
+ * the link-time address.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -10,6 +11,7 @@
 
 #include "commands.h"
 #include "profile.h"
+#include "stages.h"
 #include "symtab.h"
 #include "tsv.h"
 #include "util.h"
@@ -18,20 +20,13 @@ static const char usage[] =
 	"usage: pct sym [FILE...]\n"
 	"\n"
 	"Read TSV with the columns module, build_id and offset (as `pct dump`\n"
-	"writes) from FILE... or standard input, and write it with two columns\n"
+	"writes) from FILE... or standard input, and write it with three columns\n"
 	"appended: function (the demangled symbol; MODULE+0xSTART for a function\n"
-	"known only from .eh_frame; [unknown] if nothing names the offset) and\n"
-	"function_offset (0x-hex from the function's start, or empty).\n"
+	"known only from .eh_frame; [unknown] if nothing names the offset),\n"
+	"function_offset (0x-hex from the function's start, or empty) and\n"
+	"address (0x-hex link-time address, as objdump shows it, or empty).\n"
 	"\n"
 	"See pct-sym(1).\n";
-
-struct cached {
-	char *module, *build_id;
-	struct symtab *st;
-};
-
-static struct cached *cache;
-static size_t ncache, capcache;
 
 static int parse_build_id(const char *hex, uint8_t *out, size_t *len)
 {
@@ -48,57 +43,75 @@ static int parse_build_id(const char *hex, uint8_t *out, size_t *len)
 	return 0;
 }
 
-static struct symtab *lookup(const char *module, const char *build_id, const char *where)
+/* The symtab of a row's module, or NULL for [unknown] and [anon]. */
+struct symtab *stage_row_symtab(const char *module, const char *build_id, const char *where)
 {
-	for (size_t i = 0; i < ncache; i++)
-		if (strcmp(cache[i].module, module) == 0 && strcmp(cache[i].build_id, build_id) == 0)
-			return cache[i].st;
 	uint8_t id[PCT_BUILD_ID_MAX];
 	size_t idlen = 0;
+	if (strcmp(module, "[unknown]") == 0 || strcmp(module, "[anon]") == 0)
+		return NULL;
 	if (parse_build_id(build_id, id, &idlen) != 0)
 		die("%s: bad build_id '%s' (want an even number of hex digits)", where, build_id);
-	grow(&cache, &capcache, ncache + 1, sizeof *cache);
-	struct cached *c = &cache[ncache++];
-	c->module = xstrdup(module);
-	c->build_id = xstrdup(build_id);
-	c->st = symtab_open(module, id, idlen);
-	if (*symtab_why(c->st) && module[0] == '/')
-		warnx_("no symbols for %s: %s", path_base(module), symtab_why(c->st));
-	return c->st;
+	return symtab_get(module, id, idlen);
 }
 
-static void sym_stream(FILE *f, const char *name)
+/* A 0x-hex field as a number, or die naming where. */
+uint64_t stage_hex_field(const char *s, const char *column, const char *where)
 {
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 16);
+	if (errno || *end || s[0] == '\0' || s[0] == '-')
+		die("%s: bad %s '%s' (want 0x-hex)", where, column, s);
+	return v;
+}
+
+/* Open a stage's input and check it has the columns it needs. */
+void stage_open(struct tsv *t, FILE *in, const char *name, const char *const *need)
+{
+	char err[512];
+	if (tsv_open(t, in, name, err, sizeof err) != 0)
+		die("%s", err);
+	for (; *need; need++)
+		if (tsv_column(t, *need) < 0)
+			die("%s: no '%s' column", name, *need);
+}
+
+/* Copy a row's fields, each followed by a tab. */
+void stage_put_fields(const struct tsv *t, FILE *out)
+{
+	for (size_t i = 0; i < t->nfields; i++)
+		fprintf(out, "%s\t", t->fields[i]);
+}
+
+void stage_sym(FILE *in, const char *name, FILE *out)
+{
+	static const char *const need[] = { "module", "build_id", "offset", NULL };
 	struct tsv t;
 	char err[512], where[600];
-	if (tsv_open(&t, f, name, err, sizeof err) != 0)
-		die("%s", err);
+	stage_open(&t, in, name, need);
 	int cm = tsv_column(&t, "module"), cb = tsv_column(&t, "build_id"), co = tsv_column(&t, "offset");
-	if (cm < 0 || cb < 0 || co < 0)
-		die("%s: needs the columns module, build_id and offset", name);
+	tsv_put_comments(&t, out);
 	for (size_t i = 0; i < t.ncols; i++)
-		printf("%s\t", t.header[i]);
-	printf("function\tfunction_offset\n");
+		fprintf(out, "%s\t", t.header[i]);
+	fprintf(out, "function\tfunction_offset\taddress\n");
 	int rc;
 	while ((rc = tsv_next(&t, err, sizeof err)) > 0) {
 		snprintf(where, sizeof where, "%s:%lu", name, t.lineno);
-		char *end;
-		errno = 0;
-		unsigned long long off = strtoull(t.fields[co], &end, 16);
-		if (errno || *end || t.fields[co][0] == '\0')
-			die("%s: bad offset '%s' (want 0x-hex)", where, t.fields[co]);
-		const char *fn = NULL;
-		uint64_t start = 0, addr = 0;
-		const char *mod = t.fields[cm];
-		if (strcmp(mod, "[unknown]") != 0 && strcmp(mod, "[anon]") != 0)
-			fn = symtab_function(lookup(mod, t.fields[cb], where), off, &start, &addr);
-		for (size_t i = 0; i < t.nfields; i++)
-			printf("%s\t", t.fields[i]);
-		if (fn) {
-			put_tsv_field(fn);
-			printf("\t0x%llx\n", (unsigned long long)(addr - start));
+		uint64_t off = stage_hex_field(t.fields[co], "offset", where), addr;
+		struct symtab *st = stage_row_symtab(t.fields[cm], t.fields[cb], where);
+		struct symbol sym;
+		stage_put_fields(&t, out);
+		if (st && symtab_addr(st, off, &addr) == 0) {
+			if (symtab_function_at(st, addr, &sym) == 0) {
+				put_tsv_field(sym.name, out);
+				fprintf(out, "\t0x%llx", (unsigned long long)(addr - sym.start));
+			} else {
+				fprintf(out, "[unknown]\t");
+			}
+			fprintf(out, "\t0x%llx\n", (unsigned long long)addr);
 		} else {
-			printf("[unknown]\t\n");
+			fprintf(out, "[unknown]\t\t\n");
 		}
 	}
 	if (rc < 0)
@@ -106,30 +119,30 @@ static void sym_stream(FILE *f, const char *name)
 	tsv_close(&t);
 }
 
-int cmd_sym(int argc, char **argv)
+/* Run stage over each named input (or standard input), to stdout. */
+int stage_main(int argc, char **argv, const char *usage_text,
+	       void (*stage)(FILE *, const char *, FILE *))
 {
 	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
 	int c;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1)
-		return usage_exit(usage, c == 'h');
-	if (optind >= argc) {
-		sym_stream(stdin, "standard input");
-	} else {
-		for (int i = optind; i < argc; i++) {
-			FILE *f = strcmp(argv[i], "-") == 0 ? stdin : fopen(argv[i], "r");
-			if (f == NULL)
-				die("cannot open '%s': %s", argv[i], strerror(errno));
-			sym_stream(f, argv[i]);
-			if (f != stdin)
-				fclose(f);
-		}
+		return usage_exit(usage_text, c == 'h');
+	if (optind >= argc)
+		stage(stdin, "standard input", stdout);
+	for (int i = optind; i < argc; i++) {
+		FILE *f = strcmp(argv[i], "-") == 0 ? stdin : fopen(argv[i], "r");
+		if (f == NULL)
+			die("cannot open '%s': %s", argv[i], strerror(errno));
+		stage(f, f == stdin ? "standard input" : argv[i], stdout);
+		if (f != stdin)
+			fclose(f);
 	}
 	finish_stdout();
-	for (size_t i = 0; i < ncache; i++) {
-		symtab_close(cache[i].st);
-		free(cache[i].module);
-		free(cache[i].build_id);
-	}
-	free(cache);
+	symtab_free_all();
 	return 0;
+}
+
+int cmd_sym(int argc, char **argv)
+{
+	return stage_main(argc, argv, usage, stage_sym);
 }

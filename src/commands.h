@@ -8,8 +8,10 @@
 #define PCT_COMMANDS_H
 
 int cmd_dump(int argc, char **argv);
+int cmd_line(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_sum(int argc, char **argv);
 int cmd_sym(int argc, char **argv);
 
 #endif

@@ -18,6 +18,8 @@ static const struct command {
 	{ "report", cmd_report, "print the flat profile of profile files" },
 	{ "dump", cmd_dump, "filter stage: samples as TSV (module, build_id, offset, samples)" },
 	{ "sym", cmd_sym, "filter stage: add the function to dump's TSV" },
+	{ "line", cmd_line, "filter stage: add the source file, line and inline chain" },
+	{ "sum", cmd_sum, "filter stage: group, sort, add percent and standard error" },
 };
 
 static void usage(FILE *f)

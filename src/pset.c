@@ -57,17 +57,6 @@ uint32_t pset_module_of(const struct pset *s, size_t p, const struct profile_sam
 	return smp->module == PROFILE_NO_MODULE ? PSET_NO_MODULE : s->modmap[p][smp->module];
 }
 
-struct symtab *pset_symtab(struct pset *s, uint32_t m)
-{
-	struct pset_module *g = &s->mods[m];
-	if (g->st == NULL) {
-		g->st = symtab_open(g->path, g->build_id, g->build_id_len);
-		if (*symtab_why(g->st) && g->kind != PCT_MOD_ANON && g->kind != PCT_MOD_VDSO)
-			warnx_("no symbols for %s: %s", g->display, symtab_why(g->st));
-	}
-	return g->st;
-}
-
 double pset_rate(const struct pset *s)
 {
 	uint64_t n = s->total + s->dropped;
@@ -79,7 +68,6 @@ void pset_free(struct pset *s)
 	for (size_t i = 0; i < s->nmods; i++) {
 		free(s->mods[i].path);
 		free(s->mods[i].display);
-		symtab_close(s->mods[i].st);
 	}
 	for (size_t f = 0; f < s->nprofiles; f++) {
 		profile_free(&s->profiles[f]);

@@ -10,7 +10,6 @@
 #include <stdint.h>
 
 #include "profile.h"
-#include "symtab.h"
 
 #define PSET_NO_MODULE UINT32_MAX
 
@@ -20,7 +19,6 @@ struct pset_module {
 	int kind;
 	uint8_t build_id[PCT_BUILD_ID_MAX];
 	size_t build_id_len;
-	struct symtab *st;             /* opened on first use */
 };
 
 struct pset {
@@ -44,9 +42,6 @@ void pset_free(struct pset *s);
 
 /* The global module of sample i of profile p, or PSET_NO_MODULE. */
 uint32_t pset_module_of(const struct pset *s, size_t p, const struct profile_sample *smp);
-
-/* The symtab of module m, opened (and any problem warned about) once. */
-struct symtab *pset_symtab(struct pset *s, uint32_t m);
 
 /* Samples per unit of the dimension over all files (Hz), or 0. */
 double pset_rate(const struct pset *s);

@@ -1,9 +1,13 @@
 /*
- * symtab.h - from (module, offset in its file) to a function name.
+ * symtab.h - what a module's file says about an address: the function,
+ * the source line with its inlined-function chain, and the code bytes.
  *
- * Symbols come from the module's ELF file through elfutils' libdwfl, which
+ * Everything comes from the module's ELF file through elfutils: libdwfl
  * reads .symtab, else .dynsym, and finds separate debug info by build-id
- * or .gnu_debuglink.  C++ and other Itanium-ABI names are demangled.
+ * (/usr/lib/debug/.build-id/xx/yyyy.debug) or .gnu_debuglink; libdw reads
+ * DWARF line tables, inlined subroutines and .eh_frame.  C++ names are
+ * demangled.  Addresses here are link-time addresses (what objdump and
+ * addr2line show); samples carry file offsets, and symtab_addr() converts.
  */
 #ifndef PCT_SYMTAB_H
 #define PCT_SYMTAB_H
@@ -13,26 +17,56 @@
 
 struct symtab;
 
+struct symbol {
+	const char *name;              /* demangled; "MODULE+0xSTART" if known only from .eh_frame */
+	uint64_t start;                /* link-time address of the first byte */
+	uint64_t end;                  /* one past the last byte, or 0 if unknown */
+};
+
+struct srcline {
+	const char *file;              /* source file as DWARF names it */
+	int line;                      /* 1-based */
+	const char *inlined;           /* "f@FILE:LINE;g@FILE:LINE": the inlined functions holding
+					  the address, innermost first, each with the call site it was
+					  inlined at; "" if none */
+};
+
 /*
- * Open the ELF file at path for lookups.  If build_id_len > 0 and the file
- * on disk has another build-id, the file changed since the profile was
- * taken: the symtab then names nothing and symtab_why() says so.  Never
- * returns NULL.
+ * The symtab of the module at path with that build-id, opened on first use
+ * and kept until symtab_free_all().  If the file cannot be read, or its
+ * build-id differs from a non-empty build_id (the file changed since the
+ * profile was taken), the symtab names nothing: symtab_why() says why, and
+ * one warning is printed for a real file.  Never returns NULL.  "[vdso]"
+ * is read from pct's own vDSO, whose build-id must match.
  */
-struct symtab *symtab_open(const char *path, const uint8_t *build_id, size_t build_id_len);
+struct symtab *symtab_get(const char *path, const uint8_t *build_id, size_t build_id_len);
+void symtab_free_all(void);
 
 /* Why lookups name nothing ("" if they can). */
 const char *symtab_why(const struct symtab *st);
 
-/*
- * The function holding file offset off: its (demangled) name, owned by the
- * symtab, with its link-time start address in *start and the link-time
- * address of off in *addr; or NULL if nothing names off.  A function with
- * no symbol but an unwind (.eh_frame) entry is named "MODULE+0xSTART".
- */
-const char *symtab_function(struct symtab *st, uint64_t off, uint64_t *start, uint64_t *addr);
+/* The link-time address of file offset off; -1 if no loaded segment maps it. */
+int symtab_addr(const struct symtab *st, uint64_t off, uint64_t *addr);
+/* The file offset of link-time address addr; -1 if no loaded segment holds it. */
+int symtab_offset(const struct symtab *st, uint64_t addr, uint64_t *off);
 
-void symtab_close(struct symtab *st);
+/*
+ * The function holding addr: the symbol that covers it, else the function
+ * .eh_frame says holds it (a static function of a stripped file is never
+ * charged to the exported symbol before it).  Returns 0, or -1 if nothing
+ * names addr.  Strings belong to the symtab.
+ */
+int symtab_function_at(struct symtab *st, uint64_t addr, struct symbol *out);
+
+/* A function by its name (raw or demangled) or "MODULE+0xSTART"; 0 or -1. */
+int symtab_find_function(struct symtab *st, const char *name, struct symbol *out);
+
+/* The source line of addr, with its inline chain; 0, or -1 without line info. */
+int symtab_srcline(struct symtab *st, uint64_t addr, struct srcline *out);
+
+/* The code bytes at [addr, addr + len) from the file's sections: a pointer
+ * valid until symtab_free_all(), and how many bytes it holds (0 if none). */
+size_t symtab_code(struct symtab *st, uint64_t addr, size_t len, const uint8_t **bytes);
 
 /* A malloc'd demangled form of name, or NULL if it is not mangled. */
 char *symtab_demangle(const char *name);

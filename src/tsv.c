@@ -30,11 +30,19 @@ int tsv_open(struct tsv *t, FILE *f, const char *name, char *err, size_t errlen)
 	memset(t, 0, sizeof *t);
 	t->f = f;
 	t->name = name;
-	if (getline(&t->line, &t->cap, f) < 0) {
-		snprintf(err, errlen, "%s: empty input, expected a header row", name);
-		return -1;
+	size_t capc = 0;
+	for (;;) {
+		if (getline(&t->line, &t->cap, f) < 0) {
+			snprintf(err, errlen, "%s: empty input, expected a header row", name);
+			return -1;
+		}
+		t->lineno++;
+		if (t->line[0] != '#')
+			break;
+		t->line[strcspn(t->line, "\n")] = '\0';
+		grow(&t->comments, &capc, t->ncomments + 1, sizeof *t->comments);
+		t->comments[t->ncomments++] = xstrdup(t->line);
 	}
-	t->lineno = 1;
 	size_t cap = 0;
 	char **cols = NULL;
 	t->ncols = split(t, &cols, &cap);
@@ -43,6 +51,12 @@ int tsv_open(struct tsv *t, FILE *f, const char *name, char *err, size_t errlen)
 		t->header[i] = xstrdup(cols[i]);
 	free(cols);
 	return 0;
+}
+
+void tsv_put_comments(const struct tsv *t, FILE *out)
+{
+	for (size_t i = 0; i < t->ncomments; i++)
+		fprintf(out, "%s\n", t->comments[i]);
 }
 
 int tsv_column(const struct tsv *t, const char *name)
@@ -72,6 +86,9 @@ void tsv_close(struct tsv *t)
 	for (size_t i = 0; i < t->ncols; i++)
 		free(t->header[i]);
 	free(t->header);
+	for (size_t i = 0; i < t->ncomments; i++)
+		free(t->comments[i]);
+	free(t->comments);
 	free(t->fields);
 	free(t->line);
 	memset(t, 0, sizeof *t);

@@ -3,6 +3,11 @@
  * header row naming the columns, then one row per record, fields split by
  * single tabs.  Stages find their columns by name, so a user may add,
  * drop or reorder columns with awk between them.
+ *
+ * Lines starting with '#' before the header are comments.  pct uses them
+ * to carry what the profile says about itself (files, CPU time covered,
+ * dimension; see stages.h) from `pct dump` to `pct sum`: every stage copies
+ * them to its output unchanged.
  */
 #ifndef PCT_TSV_H
 #define PCT_TSV_H
@@ -16,6 +21,8 @@ struct tsv {
 	char *line;
 	size_t cap;
 	unsigned long lineno;
+	char **comments;               /* the '#' lines before the header, without '\n' */
+	size_t ncomments;
 	char **header;                 /* column names */
 	size_t ncols;
 	char **fields;                 /* the current row */
@@ -25,6 +32,8 @@ struct tsv {
 /* Start reading f; reads the header row.  Returns -1 with err set if the
  * input is empty. */
 int tsv_open(struct tsv *t, FILE *f, const char *name, char *err, size_t errlen);
+/* Write the comment lines to out. */
+void tsv_put_comments(const struct tsv *t, FILE *out);
 /* The index of column name, or -1. */
 int tsv_column(const struct tsv *t, const char *name);
 /* Read the next row into t->fields.  Returns 1, 0 at the end, or -1 with

@@ -112,8 +112,8 @@ int usage_exit(const char *usage, int help)
 	return 0;
 }
 
-void put_tsv_field(const char *s)
+void put_tsv_field(const char *s, FILE *out)
 {
 	for (; *s; s++)
-		putchar(*s == '\t' || *s == '\n' ? ' ' : *s);
+		putc(*s == '\t' || *s == '\n' ? ' ' : *s, out);
 }

@@ -34,8 +34,8 @@ void finish_stdout(void);
  */
 int usage_exit(const char *usage, int help);
 
-/* Write s as one TSV field: tabs and newlines become spaces. */
-void put_tsv_field(const char *s);
+/* Write s to out as one TSV field: tabs and newlines become spaces. */
+void put_tsv_field(const char *s, FILE *out);
 
 /* Base name of a path, without copying ("/a/b" -> "b"). */
 const char *path_base(const char *path);

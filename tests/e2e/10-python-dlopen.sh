@@ -18,8 +18,8 @@ PY
 out=$("$PCTBIN" record -o py.pct $PY mix.py 2>err) || fail "python failed: $(cat err)"
 [ "$out" = 2000 ] || fail "python's output changed: $out"
 "$PCTBIN" report --by=module --format=tsv py.pct >mod.tsv
-grep -q $'\t_json\.cpython.*\.so$' mod.tsv || fail "the dlopen'ed _json module is missing: $(cat mod.tsv)"
-grep -q $'\tpython3\.[0-9]*$' mod.tsv || fail "the interpreter is missing: $(cat mod.tsv)"
+grep -q $'/_json\.cpython.*\.so$' mod.tsv || fail "the dlopen'ed _json module is missing: $(cat mod.tsv)"
+grep -q $'/python3\.[0-9]*$' mod.tsv || fail "the interpreter is missing: $(cat mod.tsv)"
 "$PCTBIN" report --format=tsv py.pct | grep -q $'\t_PyEval_EvalFrameDefault$' || fail "no _PyEval_EvalFrameDefault row"
 awk -F'\t' '$6 == "[unknown]"' mod.tsv | grep -q . && fail "samples in no module: $(cat mod.tsv)"
 cat mod.tsv

@@ -35,26 +35,48 @@ static void test_u64map(void)
 	CHECK(u64map_get(&m, 0) == NULL);
 }
 
+static void add(struct agg *a, const char *m, const char *f, uint64_t n)
+{
+	char *key[2] = { (char *)m, (char *)f };
+	agg_add(a, key, n);
+}
+
 static void test_aggregate(void)
 {
-	struct agg a = { 0 };
-	agg_add(&a, 1, 5, "libc.so.6", "memcpy");
-	agg_add(&a, 2, 7, "prog", "main");
-	agg_add(&a, 1, 4, "libc.so.6", "memcpy");
-	agg_add(&a, 3, 9, "prog", "a_tie");
-	agg_add(&a, 4, 9, "libc.so.6", "z_tie");
-	CHECK(a.nrows == 4);
-	CHECK(a.total == 34);
+	struct agg a = { .nkeys = 2 };
+	add(&a, "libc.so.6", "memcpy", 5);
+	add(&a, "prog", "main", 7);
+	add(&a, "libc.so.6", "memcpy", 4);
+	add(&a, "prog", "a_tie", 9);
+	add(&a, "libc.so.6", "z_tie", 9);
+	add(&a, "prog", "", 1);                        /* an empty value is a value */
+	add(&a, "prog\tx", "", 1);                     /* keys are compared whole */
+	CHECK(a.nrows == 6);
+	CHECK(a.total == 36);
 	agg_sort(&a);
-	/* 9 (libc z_tie), 9 (prog a_tie), 9 (memcpy), 7 (main): ties by module, then function */
-	CHECK(a.rows[0].samples == 9 && strcmp(a.rows[0].function, "memcpy") == 0);
-	CHECK(a.rows[1].samples == 9 && strcmp(a.rows[1].function, "z_tie") == 0);
-	CHECK(a.rows[2].samples == 9 && strcmp(a.rows[2].function, "a_tie") == 0);
-	CHECK(a.rows[3].samples == 7 && strcmp(a.rows[3].module, "prog") == 0);
-	/* the index follows the sort */
-	agg_add(&a, 2, 1, "prog", "main");
-	CHECK(a.rows[3].samples == 8);
+	/* 9 (libc memcpy), 9 (libc z_tie), 9 (prog a_tie), 7 (main): ties by key columns in order */
+	CHECK(a.rows[0].samples == 9 && strcmp(a.rows[0].key[1], "memcpy") == 0);
+	CHECK(a.rows[1].samples == 9 && strcmp(a.rows[1].key[1], "z_tie") == 0);
+	CHECK(a.rows[2].samples == 9 && strcmp(a.rows[2].key[1], "a_tie") == 0);
+	CHECK(a.rows[3].samples == 7 && strcmp(a.rows[3].key[0], "prog") == 0);
+	CHECK(strcmp(a.rows[4].key[0], "prog") == 0 && strcmp(a.rows[5].key[0], "prog\tx") == 0);
+	/* the table follows the sort */
+	add(&a, "prog", "main", 1);
+	CHECK(a.rows[3].samples == 8 && a.nrows == 6);
 	agg_free(&a);
+
+	/* many rows */
+	struct agg b = { .nkeys = 1 };
+	char buf[32], *key[1] = { buf };
+	for (int i = 0; i < 50000; i++) {
+		snprintf(buf, sizeof buf, "k%d", i % 10000);
+		agg_add(&b, key, (uint64_t)(i % 10000));
+	}
+	CHECK(b.nrows == 10000);
+	agg_sort(&b);
+	CHECK(b.rows[0].samples == 5 * 9999 && strcmp(b.rows[0].key[0], "k9999") == 0);
+	CHECK(b.rows[9999].samples == 0);
+	agg_free(&b);
 }
 
 int main(void)

@@ -1,0 +1,268 @@
+/*
+ * cmd_sum.c - `pct sum`: the last filter stage.  It groups rows by the
+ * chosen columns, adds up their samples, sorts the groups and prints each
+ * with its share, cumulative share and standard error (stats.h), as
+ * aligned text with a summary, or as TSV.
+ */
+#include <getopt.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "commands.h"
+#include "stages.h"
+#include "stats.h"
+#include "tsv.h"
+#include "util.h"
+
+static const char usage[] =
+	"usage: pct sum --by=KEY[,KEY...] [--format=text|tsv] [-n N] [FILE...]\n"
+	"\n"
+	"Read TSV with a samples column from FILE... or standard input, group the\n"
+	"rows by the KEY columns, and print each group: samples, stderr\n"
+	"(sqrt(samples)), percent, stderr_percent, cum_percent and the KEYs, most\n"
+	"samples first.  The text format (default) is aligned, shows module base\n"
+	"names, and starts with the summary carried in '#pct' comment lines.\n"
+	"\n"
+	"  --by=KEYS       columns to group by, e.g. module,function or file,line\n"
+	"  --format=FMT    'text' (default) or 'tsv'\n"
+	"  -n, --rows=N    print only the N largest groups\n"
+	"\n"
+	"See pct-sum(1).\n";
+
+struct meta {
+	size_t files;
+	uint64_t dropped, cpu_ns;
+	char dimension[32];
+	char file[512];
+	char pid[24];
+	const char *cmdline;
+	int have;
+};
+
+/* Parse the '#pct key=value ...' comment lines written by `pct dump`. */
+static void parse_meta(const struct tsv *t, struct meta *m)
+{
+	memset(m, 0, sizeof *m);
+	strcpy(m->dimension, "seconds");
+	for (size_t i = 0; i < t->ncomments; i++) {
+		const char *c = t->comments[i];
+		if (strncmp(c, "#pct ", 5) != 0)
+			continue;
+		unsigned long long files = 0, dropped = 0, cpu = 0;
+		char dim[32];
+		if (sscanf(c, "#pct files=%llu dropped=%llu cpu_ns=%llu dimension=%31s", &files, &dropped, &cpu,
+			   dim) == 4) {
+			m->files += files;
+			m->dropped += dropped;
+			m->cpu_ns += cpu;
+			strcpy(m->dimension, dim);
+			m->have = 1;
+		} else if (strncmp(c, "#pct file=", 10) == 0) {
+			const char *pid = strstr(c, " pid="), *cmd = pid ? strstr(pid, " cmdline=") : NULL;
+			if (pid && cmd) {
+				snprintf(m->file, sizeof m->file, "%.*s", (int)(pid - c - 10), c + 10);
+				snprintf(m->pid, sizeof m->pid, "%.*s", (int)(cmd - pid - 5), pid + 5);
+				m->cmdline = cmd + 9;
+			}
+		}
+	}
+}
+
+static void print_summary(FILE *out, const struct meta *m, uint64_t total)
+{
+	if (m->files == 1 && m->cmdline)
+		fprintf(out, "# %s: pid %s: %s\n", m->file, m->pid, m->cmdline);
+	else if (m->files > 1)
+		fprintf(out, "# %zu files summed\n", m->files);
+	fprintf(out, "# %llu samples", (unsigned long long)total);
+	if (m->have) {
+		double rate = m->cpu_ns ? (double)(total + m->dropped) / ((double)m->cpu_ns / 1e9) : 0;
+		fprintf(out, " over %.3f %s of CPU time", (double)m->cpu_ns / 1e9, m->dimension);
+		if (rate > 0)
+			fprintf(out, ", effective rate %.1f Hz (period %.3f ms)", rate, 1e3 / rate);
+	}
+	fprintf(out, "\n");
+	if (m->dropped)
+		fprintf(out, "# %llu more samples were dropped: the sample table was full (raise $PCT_SLOTS)\n",
+			(unsigned long long)m->dropped);
+	fprintf(out, "# ±: one standard error, sqrt(samples) (Poisson)\n");
+}
+
+/* The text form of a key value: module paths print as base names. */
+static const char *shown(const char *key, const char *value)
+{
+	return strcmp(key, "module") == 0 ? path_base(value) : value;
+}
+
+static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows)
+{
+	int w[16] = { 0 };
+	for (size_t k = 0; k < a->nkeys; k++) {
+		w[k] = (int)strlen(keys[k]);
+		for (size_t i = 0; i < rows; i++) {
+			int l = (int)strlen(shown(keys[k], a->rows[i].key[k]));
+			if (l > w[k])
+				w[k] = l > 48 ? 48 : l;
+		}
+	}
+	/* "±" is two bytes of UTF-8 but one column: pad it by hand. */
+	fprintf(out, "%9s %6s%s %7s %5s%s %7s", "samples", "", "±", "percent", "", "±", "cum%");
+	for (size_t k = 0; k < a->nkeys; k++)
+		fprintf(out, "  %-*s", k + 1 < a->nkeys ? w[k] : 0, keys[k]);
+	fputc('\n', out);
+	double cum = 0;
+	for (size_t i = 0; i < rows; i++) {
+		const struct agg_row *r = &a->rows[i];
+		double pct = a->total ? 100.0 * (double)r->samples / (double)a->total : 0;
+		cum += pct;
+		fprintf(out, "%9llu %7.0f %6.2f%% %5.2f%% %6.2f%%", (unsigned long long)r->samples,
+			stats_stderr(r->samples), pct, stats_stderr_percent(r->samples, a->total), cum);
+		for (size_t k = 0; k < a->nkeys; k++) {
+			const char *val = shown(keys[k], r->key[k]);
+			if (k + 1 < a->nkeys)
+				fprintf(out, "  %-*s", w[k], val);
+			else if (*val)
+				fprintf(out, "  %s", val);
+		}
+		fputc('\n', out);
+	}
+	if (rows < a->nrows)
+		fprintf(out, "# %zu more rows, %.2f%% of the samples\n", a->nrows - rows, 100.0 - cum);
+}
+
+static void print_tsv(FILE *out, const struct agg *a, char **keys, size_t rows)
+{
+	fprintf(out, "samples\tstderr\tpercent\tstderr_percent\tcum_percent");
+	for (size_t k = 0; k < a->nkeys; k++)
+		fprintf(out, "\t%s", keys[k]);
+	fputc('\n', out);
+	double cum = 0;
+	for (size_t i = 0; i < rows; i++) {
+		const struct agg_row *r = &a->rows[i];
+		double pct = a->total ? 100.0 * (double)r->samples / (double)a->total : 0;
+		cum += pct;
+		fprintf(out, "%llu\t%.3f\t%.4f\t%.4f\t%.4f", (unsigned long long)r->samples,
+			stats_stderr(r->samples), pct, stats_stderr_percent(r->samples, a->total), cum);
+		for (size_t k = 0; k < a->nkeys; k++)
+			fprintf(out, "\t%s", r->key[k]);
+		fputc('\n', out);
+	}
+}
+
+void stage_sum(FILE *in, const char *name, FILE *out, const struct sum_opts *o)
+{
+	char *keys[16], *by = xstrdup(o->by), *save = NULL;
+	size_t nkeys = 0;
+	for (char *k = strtok_r(by, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+		if (nkeys == 16)
+			die("sum: at most 16 keys");
+		keys[nkeys++] = k;
+	}
+	if (nkeys == 0)
+		die("sum: --by needs at least one column");
+	struct tsv t;
+	char err[512];
+	if (tsv_open(&t, in, name, err, sizeof err) != 0)
+		die("%s", err);
+	int cs = tsv_column(&t, "samples"), col[16];
+	if (cs < 0)
+		die("%s: no 'samples' column", name);
+	for (size_t k = 0; k < nkeys; k++)
+		if ((col[k] = tsv_column(&t, keys[k])) < 0)
+			die("%s: no '%s' column to group by", name, keys[k]);
+
+	struct agg a = { .nkeys = nkeys };
+	char *vals[16];
+	int rc;
+	while ((rc = tsv_next(&t, err, sizeof err)) > 0) {
+		char *end;
+		unsigned long long n = strtoull(t.fields[cs], &end, 10);
+		if (*end || t.fields[cs][0] == '\0' || t.fields[cs][0] == '-')
+			die("%s:%lu: bad samples '%s'", name, t.lineno, t.fields[cs]);
+		for (size_t k = 0; k < nkeys; k++)
+			vals[k] = t.fields[col[k]];
+		agg_add(&a, vals, n);
+	}
+	if (rc < 0)
+		die("%s", err);
+	agg_sort(&a);
+	size_t rows = a.nrows < o->limit ? a.nrows : o->limit;
+	if (o->tsv) {
+		print_tsv(out, &a, keys, rows);
+	} else {
+		struct meta m;
+		parse_meta(&t, &m);
+		print_summary(out, &m, a.total);
+		print_text(out, &a, keys, rows);
+	}
+	agg_free(&a);
+	tsv_close(&t);
+	free(by);
+}
+
+/* Parse the options report and sum share; returns the index of the first
+ * operand, or -1 after printing usage (status in *status). */
+int sum_parse_options(int argc, char **argv, const char *usage_text, struct sum_opts *o, const char **by,
+		      int *status)
+{
+	static const struct option opts[] = {
+		{ "by", required_argument, NULL, 'b' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "rows", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	char *end;
+	o->tsv = 0;
+	o->limit = SIZE_MAX;
+	while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			*by = optarg;
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") != 0 && strcmp(optarg, "tsv") != 0)
+				die("%s: unknown --format '%s' (text or tsv)", argv[0], optarg);
+			o->tsv = strcmp(optarg, "tsv") == 0;
+			break;
+		case 'n':
+			o->limit = strtoul(optarg, &end, 10);
+			if (*end || optarg[0] == '-' || optarg[0] == '\0')
+				die("%s: -n wants a number of rows, not '%s'", argv[0], optarg);
+			break;
+		default:
+			*status = usage_exit(usage_text, c == 'h');
+			return -1;
+		}
+	}
+	return optind;
+}
+
+int cmd_sum(int argc, char **argv)
+{
+	struct sum_opts o;
+	const char *by = NULL;
+	int status, first = sum_parse_options(argc, argv, usage, &o, &by, &status);
+	if (first < 0)
+		return status;
+	if (by == NULL)
+		die("sum: --by=KEY[,KEY...] is required");
+	o.by = by;
+	if (first >= argc) {
+		stage_sum(stdin, "standard input", stdout, &o);
+	} else if (first + 1 == argc) {
+		FILE *f = strcmp(argv[first], "-") == 0 ? stdin : fopen(argv[first], "r");
+		if (f == NULL)
+			die("cannot open '%s': %m", argv[first]);
+		stage_sum(f, argv[first], stdout, &o);
+		if (f != stdin)
+			fclose(f);
+	} else {
+		die("sum: reads one input (concatenate TSV with `pct dump` of all files instead)");
+	}
+	finish_stdout();
+	return 0;
+}

@@ -1,0 +1,50 @@
+/*
+ * stages.h - pct's filter stages, as functions from one stream to another.
+ *
+ *   dump  profiles -> module build_id offset samples
+ *   sym   + function function_offset address
+ *   line  + file line inline
+ *   sum   grouped by KEYS, sorted, with percent and standard error
+ *
+ * `pct report` is exactly dump | sym [| line] | sum run in one process
+ * (cmd_report.c), so the report and the shell pipeline print the same
+ * thing.  Before its header, a stage's TSV may hold comment lines; `pct
+ * dump` writes the profile's description there and the other stages copy
+ * it through, so that `pct sum` can print the summary:
+ *
+ *   #pct files=N dropped=D cpu_ns=C dimension=NAME
+ *   #pct file=NAME pid=P cmdline=ARGS       (when N is 1)
+ */
+#ifndef PCT_STAGES_H
+#define PCT_STAGES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pset.h"
+
+struct tsv;
+struct symtab;
+
+void stage_dump(const struct pset *s, FILE *out);
+void stage_sym(FILE *in, const char *name, FILE *out);
+void stage_line(FILE *in, const char *name, FILE *out);
+
+struct sum_opts {
+	const char *by;                /* comma-separated key columns */
+	int tsv;                       /* 1: TSV; 0: aligned text with a summary */
+	size_t limit;                  /* rows to print; SIZE_MAX for all */
+};
+void stage_sum(FILE *in, const char *name, FILE *out, const struct sum_opts *o);
+int sum_parse_options(int argc, char **argv, const char *usage_text, struct sum_opts *o, const char **by,
+		      int *status);
+
+/* Helpers the stages share (cmd_sym.c). */
+void stage_open(struct tsv *t, FILE *in, const char *name, const char *const *need);
+void stage_put_fields(const struct tsv *t, FILE *out);
+struct symtab *stage_row_symtab(const char *module, const char *build_id, const char *where);
+uint64_t stage_hex_field(const char *s, const char *column, const char *where);
+int stage_main(int argc, char **argv, const char *usage_text, void (*stage)(FILE *, const char *, FILE *));
+
+#endif
