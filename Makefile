@@ -19,7 +19,7 @@ TOOL_SRC := $(wildcard src/*.c)
 TOOL_OBJ := $(TOOL_SRC:src/%.c=$(B)/obj/src/%.o)
 # the tools' code minus main(), for the unit tests
 CORE_OBJ := $(filter-out $(B)/obj/src/pct.o,$(TOOL_OBJ))
-TOOL_LIBS := -ldw -lelf -lz -l:libstdc++.so.6 -lm
+TOOL_LIBS := -ldw -lelf -lcapstone -lz -l:libstdc++.so.6 -lm
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)

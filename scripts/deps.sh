@@ -3,7 +3,7 @@
 # missing: the build and test set, plus the peers the benchmarks compare
 # with when "bench" is given.  Does nothing when all are present.
 set -eu
-need="libdw-dev libelf-dev zlib1g-dev libc6-dev xz-utils gzip python3 binutils"
+need="libdw-dev libelf-dev libcapstone-dev zlib1g-dev libc6-dev xz-utils gzip python3 binutils"
 [ "${1:-}" = bench ] && need="$need google-perftools libgoogle-perftools4 linux-perf"
 missing=
 for p in $need; do

@@ -7,11 +7,16 @@
 #ifndef PCT_COMMANDS_H
 #define PCT_COMMANDS_H
 
+int cmd_annotate(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_line(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_source(int argc, char **argv);
 int cmd_sum(int argc, char **argv);
 int cmd_sym(int argc, char **argv);
+
+/* Is path a pct profile (does it start with the magic)?  cmd_annotate.c */
+int is_profile(const char *path);
 
 #endif

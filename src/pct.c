@@ -16,6 +16,8 @@ static const struct command {
 } commands[] = {
 	{ "record", cmd_record, "run a command with sampling on and write its profile" },
 	{ "report", cmd_report, "print the flat profile of profile files" },
+	{ "annotate", cmd_annotate, "annotated disassembly of the hottest or a named function" },
+	{ "source", cmd_source, "annotated source listing, every line with its samples" },
 	{ "dump", cmd_dump, "filter stage: samples as TSV (module, build_id, offset, samples)" },
 	{ "sym", cmd_sym, "filter stage: add the function to dump's TSV" },
 	{ "line", cmd_line, "filter stage: add the source file, line and inline chain" },
@@ -30,7 +32,7 @@ static void usage(FILE *f)
 		   "and reports where the time went, with its statistical error.\n\n"
 		   "Commands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\nRun 'pct COMMAND --help' for a command's options; see pct(1).\n");
 }
 

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "pset.h"
+#include "symtab.h"
+#include "u64map.h"
 #include "util.h"
 
 static uint32_t intern_module(struct pset *s, const struct profile_module *m)
@@ -55,6 +57,38 @@ int pset_load(struct pset *s, char *const *files, size_t nfiles, char *err, size
 uint32_t pset_module_of(const struct pset *s, size_t p, const struct profile_sample *smp)
 {
 	return smp->module == PROFILE_NO_MODULE ? PSET_NO_MODULE : s->modmap[p][smp->module];
+}
+
+uint64_t pset_addresses(const struct pset *s, struct pset_addr **out, size_t *n)
+{
+	struct u64map index = { 0 };
+	size_t cap = 0;
+	uint64_t total = 0;
+	*out = NULL;
+	*n = 0;
+	for (size_t p = 0; p < s->nprofiles; p++)
+		for (size_t i = 0; i < s->profiles[p].nsamples; i++) {
+			const struct profile_sample *smp = &s->profiles[p].samples[i];
+			uint32_t m = pset_module_of(s, p, smp);
+			uint64_t addr;
+			total += smp->count;
+			if (m == PSET_NO_MODULE)
+				continue;
+			const struct pset_module *g = &s->mods[m];
+			if (symtab_addr(symtab_get(g->path, g->build_id, g->build_id_len), smp->offset, &addr) != 0)
+				continue;
+			uint64_t key = ((uint64_t)m << 48) ^ addr;
+			uint64_t *slot = u64map_get(&index, key);
+			if (slot == NULL) {
+				grow(out, &cap, *n + 1, sizeof **out);
+				(*out)[*n] = (struct pset_addr){ m, addr, 0 };
+				*u64map_slot(&index, key) = (*n)++;
+				slot = u64map_get(&index, key);
+			}
+			(*out)[*slot].samples += smp->count;
+		}
+	u64map_free(&index);
+	return total;
 }
 
 double pset_rate(const struct pset *s)

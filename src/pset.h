@@ -43,6 +43,19 @@ void pset_free(struct pset *s);
 /* The global module of sample i of profile p, or PSET_NO_MODULE. */
 uint32_t pset_module_of(const struct pset *s, size_t p, const struct profile_sample *smp);
 
+struct pset_addr {
+	uint32_t module;               /* index in mods */
+	uint64_t addr;                 /* link-time address */
+	uint64_t samples;
+};
+
+/*
+ * Every sample of the set at its module's link-time address, summed per
+ * (module, address), in *out (malloc'd, *n entries).  Returns the total
+ * of all samples, including those no module's file places.
+ */
+uint64_t pset_addresses(const struct pset *s, struct pset_addr **out, size_t *n);
+
 /* Samples per unit of the dimension over all files (Hz), or 0. */
 double pset_rate(const struct pset *s);
 

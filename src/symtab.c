@@ -396,6 +396,12 @@ size_t symtab_code(struct symtab *st, uint64_t addr, size_t len, const uint8_t *
 	return 0;
 }
 
+int symtab_machine(const struct symtab *st)
+{
+	GElf_Ehdr eh;
+	return st->elf && gelf_getehdr(st->elf, &eh) ? eh.e_machine : 0;
+}
+
 void symtab_free_all(void)
 {
 	for (size_t c = 0; c < ncache; c++) {

@@ -68,6 +68,9 @@ int symtab_srcline(struct symtab *st, uint64_t addr, struct srcline *out);
  * valid until symtab_free_all(), and how many bytes it holds (0 if none). */
 size_t symtab_code(struct symtab *st, uint64_t addr, size_t len, const uint8_t **bytes);
 
+/* The ELF e_machine of the module (EM_X86_64, EM_AARCH64, ...), or 0. */
+int symtab_machine(const struct symtab *st);
+
 /* A malloc'd demangled form of name, or NULL if it is not mangled. */
 char *symtab_demangle(const char *name);
 
