@@ -96,7 +96,16 @@ $(B)/tests/progs/selftime-manual: tests/progs/selftime.c $(B)/lib/libpct.a
 $(B)/tests/progs/burn-exec: tests/progs/burn-exec.c
 	@mkdir -p $(@D)
 	$(CC) $(PROG_CFLAGS) -o $@ $<
-PROGS := $(B)/tests/progs/selftime $(B)/tests/progs/selftime-static $(B)/tests/progs/selftime-manual \
+$(B)/tests/progs/hotline: tests/progs/hotline.c
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -o $@ $<
+$(B)/tests/progs/mkprofile: tests/progs/mkprofile.c include/pct_format.h
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -o $@ $<
+$(B)/tests/progs/libcwork: tests/progs/libcwork.c
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -o $@ $<
+PROGS := $(B)/tests/progs/libcwork $(B)/tests/progs/hotline $(B)/tests/progs/mkprofile $(B)/tests/progs/selftime $(B)/tests/progs/selftime-static $(B)/tests/progs/selftime-manual \
 	$(B)/tests/progs/burn-exec
 progs: $(PROGS)
 .PHONY: progs

@@ -302,6 +302,24 @@ static const char *die_name(Dwarf_Die *die)
 	return n ? n : "??";
 }
 
+/* A relative DWARF file name joined to its CU's DW_AT_comp_dir (the
+ * directory the compiler ran in), once per distinct name. */
+static const char *absolute_source(struct symtab *st, Dwarf_Die *cu, const char *file)
+{
+	if (file[0] == '/')
+		return file;
+	Dwarf_Attribute attr;
+	const char *dir = cu ? dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr)) : NULL;
+	if (dir == NULL || dir[0] != '/')  /* e.g. glibc's "./stdlib": joining would not help */
+		return file;
+	uint64_t key = (uint64_t)(uintptr_t)file ^ ((uint64_t)(uintptr_t)dir << 1) ^ 0x5bd1e995;
+	uint64_t *slot = u64map_get(&st->abs, key);
+	if (slot)
+		return st->strs[*slot];
+	*u64map_slot(&st->abs, key) = st->nstrs;
+	return own(st, xasprintf("%s/%s", dir, file));
+}
+
 /* "f@FILE:LINE;g@FILE:LINE" for the inlined subroutines holding addr. */
 static const char *inline_chain(struct symtab *st, uint64_t addr)
 {
@@ -332,7 +350,8 @@ static const char *inline_chain(struct symtab *st, uint64_t addr)
 		const char *file = files && cfile < nfiles ? dwarf_filesrc(files, cfile, NULL, NULL) : NULL;
 		const char *raw = die_name(&scopes[i]);
 		char *d = symtab_demangle(raw);
-		fprintf(f, "%s@%s:%llu", d ? d : raw, file ? file : "??", (unsigned long long)cline);
+		fprintf(f, "%s@%s:%llu", d ? d : raw, file ? absolute_source(st, cu, file) : "??",
+			(unsigned long long)cline);
 		free(d);
 	}
 	free(scopes);
@@ -340,25 +359,6 @@ static const char *inline_chain(struct symtab *st, uint64_t addr)
 		return "";
 	fclose(f);
 	return own(st, chain);
-}
-
-/* A relative DWARF file name joined to its CU's DW_AT_comp_dir (the
- * directory the compiler ran in), once per distinct name. */
-static const char *absolute_source(struct symtab *st, Dwfl_Line *l, const char *file)
-{
-	if (file[0] == '/')
-		return file;
-	Dwarf_Die *cu = dwfl_linecu(l);
-	Dwarf_Attribute attr;
-	const char *dir = cu ? dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr)) : NULL;
-	if (dir == NULL)
-		return file;
-	uint64_t key = (uint64_t)(uintptr_t)file ^ ((uint64_t)(uintptr_t)dir << 1) ^ 0x5bd1e995;
-	uint64_t *slot = u64map_get(&st->abs, key);
-	if (slot)
-		return st->strs[*slot];
-	*u64map_slot(&st->abs, key) = st->nstrs;
-	return own(st, xasprintf("%s/%s", dir, file));
 }
 
 int symtab_srcline(struct symtab *st, uint64_t addr, struct srcline *out)
@@ -370,7 +370,7 @@ int symtab_srcline(struct symtab *st, uint64_t addr, struct srcline *out)
 	const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
 	if (file == NULL || line <= 0)
 		return -1;
-	out->file = absolute_source(st, l, file);
+	out->file = absolute_source(st, dwfl_linecu(l), file);
 	out->line = line;
 	out->inlined = inline_chain(st, addr);
 	return 0;

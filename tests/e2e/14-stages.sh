@@ -1,0 +1,43 @@
+# pct report is exactly the composition of the filter stages: for every
+# view and format, the shell pipeline prints the same bytes.  Stages find
+# columns by name, pass other columns and '#' lines through, and refuse
+# malformed input with the input's name and line.
+. "$(dirname "$0")/lib.sh"
+"$PCTBIN" record -o a.pct "$PROGS/hotline" 60000000 >/dev/null 2>&1 || fail "record hotline"
+"$PCTBIN" record -o b.pct "$PROGS/selftime" 1 >/dev/null 2>&1 || fail "record selftime"
+P=$PCTBIN
+for files in "a.pct" "a.pct b.pct"; do
+	for fmt in text tsv; do
+		f="--format=$fmt"
+		diff <($P report $f --by=module $files) <($P dump $files | $P sum $f --by=module) ||
+			fail "module view differs ($files, $fmt)"
+		diff <($P report $f --by=function $files) <($P dump $files | $P sym | $P sum $f --by=module,function) ||
+			fail "function view differs ($files, $fmt)"
+		diff <($P report $f --by=address $files) <($P dump $files | $P sym | $P sum $f --by=module,address,function) ||
+			fail "address view differs ($files, $fmt)"
+		diff <($P report $f --by=line $files) <($P dump $files | $P sym | $P line | $P sum $f --by=file,line,function,inline) ||
+			fail "line view differs ($files, $fmt)"
+		diff <($P report $f --by=file $files) <($P dump $files | $P sym | $P line | $P sum $f --by=file) ||
+			fail "file view differs ($files, $fmt)"
+	done
+done
+# -n applies the same way
+diff <($P report -n 3 a.pct) <($P dump a.pct | $P sym | $P sum -n 3 --by=module,function) || fail "-n differs"
+
+# a column added between stages survives, and the stages still find theirs
+$P dump a.pct | awk -F'\t' 'BEGIN { OFS = "\t" } /^#/ { print; next } { print "x" NR, $0 }' | $P sym | $P line >extra.tsv ||
+	fail "stages with an extra leading column"
+head -3 extra.tsv | grep -q $'^x[0-9]*\tmodule\tbuild_id\toffset\tsamples\tfunction\tfunction_offset\taddress\tfile\tline\tinline$' ||
+	fail "header with an extra column: $(grep -v '^#' extra.tsv | head -1)"
+grep -q '^#pct files=1 ' extra.tsv || fail "comment lines not passed through"
+
+# bad input: named, with the line
+printf 'module\tbuild_id\toffset\tsamples\n/bin/true\t\tzz\t1\n' | $P sym 2>err; rc=$?
+[ $rc -eq 1 ] && grep -q "standard input:2: bad offset 'zz'" err || fail "bad offset: rc $rc $(cat err)"
+printf 'module\toffset\n' >nobid.tsv
+$P sym nobid.tsv 2>err; [ $? -eq 1 ] && grep -q "nobid.tsv: no 'build_id' column" err || fail "missing column: $(cat err)"
+printf 'a\tb\tsamples\nx\ty\n' | $P sum --by=a 2>err; [ $? -eq 1 ] && grep -q "standard input:2: 2 fields, but the header has 3" err || fail "short row: $(cat err)"
+printf 'a\tsamples\nx\t-3\n' | $P sum --by=a 2>err; [ $? -eq 1 ] && grep -q "bad samples '-3'" err || fail "negative samples: $(cat err)"
+$P sum --by=nope <extra.tsv 2>err; [ $? -eq 1 ] && grep -q "no 'nope' column" err || fail "unknown key: $(cat err)"
+: | $P sym 2>err; [ $? -eq 1 ] && grep -q "empty input" err || fail "empty input: $(cat err)"
+pass "pipeline == report for 5 views x 2 formats x 1 and 2 files"

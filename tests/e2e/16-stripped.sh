@@ -1,0 +1,22 @@
+# A stripped binary: static functions have no symbol, yet each gets a row
+# of its own named MODULE+0xSTART, where START is the function's true start
+# (from .eh_frame), equal to the unstripped symbol table's address.
+. "$(dirname "$0")/lib.sh"
+cp "$PROGS/selftime" plain
+strip -o stripped plain
+nm stripped 2>&1 | grep -q 'no symbols' || fail "strip left symbols"
+"$PCTBIN" record -o s.pct ./stripped 2 >/dev/null 2>&1 || fail "record stripped"
+"$PCTBIN" report --format=tsv s.pct >r.tsv
+for f in work_a work_b work_c; do
+	start=$(nm plain | awk -v f="$f" '$3 == f { sub(/^0+/, "", $1); print $1 }')
+	[ -n "$start" ] || fail "no $f in the unstripped symbol table"
+	grep -q $'\tstripped+0x'"$start"'$' r.tsv || fail "$f (0x$start) has no row of its own: $(cat r.tsv)"
+done
+# every named row of the stripped module starts where an unstripped function starts
+awk -F'\t' 'NR > 1 && $7 ~ /^stripped\+0x/ { sub(/^stripped\+0x/, "", $7); print $7 }' r.tsv | sort >starts
+nm plain | awk '$2 ~ /^[tT]$/ { sub(/^0+/, "", $1); print $1 }' | sort >symbols
+[ -s starts ] && [ -z "$(comm -23 starts symbols)" ] || fail "starts not in the symbol table: $(comm -23 starts symbols)"
+# the same groups as the unstripped binary, by start
+"$PCTBIN" record -o p.pct ./plain 2 >/dev/null 2>&1
+"$PCTBIN" report --format=tsv p.pct | awk -F'\t' 'NR > 1 && $7 ~ /^work_/' | wc -l | grep -q '^3$' || fail "unstripped"
+pass "stripped functions: $(tr '\n' ' ' <starts)"
