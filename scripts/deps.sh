@@ -4,7 +4,7 @@
 # with when "bench" is given.  Does nothing when all are present.
 set -eu
 need="libdw-dev libelf-dev libcapstone-dev zlib1g-dev libc6-dev xz-utils gzip python3 binutils"
-[ "${1:-}" = bench ] && need="$need google-perftools libgoogle-perftools4 linux-perf"
+[ "${1:-}" = bench ] && need="$need google-perftools libgoogle-perftools4 linux-perf python3-dbg"
 missing=
 for p in $need; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing="$missing $p"

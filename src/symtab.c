@@ -39,6 +39,14 @@ struct segment {
 	uint64_t offset, filesz, vaddr;
 };
 
+/* A function symbol, for binary search: libdwfl's dwfl_module_addrinfo
+ * scans the whole symbol table on every call, too slow for 10^5 addresses. */
+struct fsym {
+	uint64_t start, size;          /* link-time */
+	const char *name;              /* in the ELF string table */
+	int global;
+};
+
 struct symtab {
 	char *path;
 	uint8_t build_id[PCT_BUILD_ID_MAX];
@@ -50,10 +58,44 @@ struct symtab {
 	uint64_t bias;                 /* dwfl address - link-time address */
 	struct segment *segs;
 	size_t nsegs;
+	struct u64map cus;             /* CU DIE offset -> index in inl */
+	struct cu_inlines *inl;
+	size_t ninl, capinl;
+	struct fsym *syms;             /* sorted by start, one per start; built on first use */
+	size_t nsyms;
+	int syms_ready;
 	struct u64map names;           /* function start -> index in strs */
 	struct u64map abs;             /* (file, comp_dir) pointers -> index in strs */
 	char **strs;                   /* strings we own */
 	size_t nstrs, capstrs;
+};
+
+/*
+ * The inlined subroutines of one compile unit, indexed once: dwarf_getscopes
+ * walks the CU's DIE tree on every call, far too slow for 10^5 addresses.
+ * Inlined ranges nest, so they are flattened into disjoint segments, each
+ * naming the innermost inlined subroutine there; an address is then one
+ * binary search away from its chain (parent links lead outwards).
+ */
+struct inline_entry {
+	int parent;                    /* index of the enclosing inlined entry, or -1 */
+	int depth;
+	const char *name;              /* owned by the symtab */
+	const char *call_file;
+	uint64_t call_line;
+	const char *chain;             /* "f@FILE:LINE;..." from here outwards, built on use */
+};
+
+struct inline_segment {
+	uint64_t lo, hi;               /* DWARF addresses */
+	int entry;
+};
+
+struct cu_inlines {
+	struct inline_entry *e;
+	size_t n, cap;
+	struct inline_segment *seg;
+	size_t nseg;
 };
 
 static struct symtab **cache;
@@ -239,21 +281,79 @@ static const char *intern_name(struct symtab *st, uint64_t start, const char *na
 	return own(st, d);
 }
 
+static int cmp_fsym(const void *pa, const void *pb)
+{
+	const struct fsym *a = pa, *b = pb;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	/* at one address, prefer a global, sized symbol: it is listed first */
+	if (a->global != b->global)
+		return b->global - a->global;
+	if ((a->size != 0) != (b->size != 0))
+		return a->size ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* Index the function symbols (.symtab, else .dynsym, as libdwfl picks). */
+static void load_symbols(struct symtab *st)
+{
+	size_t cap = 0;
+	int n = dwfl_module_getsymtab(st->mod);
+	st->syms_ready = 1;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr a;
+		GElf_Word shndx;
+		const char *name = dwfl_module_getsym_info(st->mod, i, &sym, &a, &shndx, NULL, NULL);
+		int type = GELF_ST_TYPE(sym.st_info);
+		if (name == NULL || name[0] == '\0' || shndx == SHN_UNDEF || a == 0 ||
+		    (type != STT_FUNC && type != STT_GNU_IFUNC))
+			continue;
+		grow(&st->syms, &cap, st->nsyms + 1, sizeof *st->syms);
+		st->syms[st->nsyms++] = (struct fsym){ a - st->bias, sym.st_size, name,
+						       GELF_ST_BIND(sym.st_info) != STB_LOCAL };
+	}
+	qsort(st->syms, st->nsyms, sizeof *st->syms, cmp_fsym);
+	size_t k = 0;   /* keep the preferred symbol at each address */
+	for (size_t i = 0; i < st->nsyms; i++)
+		if (k == 0 || st->syms[k - 1].start != st->syms[i].start)
+			st->syms[k++] = st->syms[i];
+	st->nsyms = k;
+}
+
+/* The symbol covering addr: a sized one that contains it, or a sizeless
+ * one, which claims everything up to the next symbol. */
+static const struct fsym *symbol_at(struct symtab *st, uint64_t addr)
+{
+	if (!st->syms_ready)
+		load_symbols(st);
+	size_t lo = 0, hi = st->nsyms;
+	while (lo < hi) {   /* the first symbol starting after addr */
+		size_t mid = lo + (hi - lo) / 2;
+		if (st->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	const struct fsym *f = &st->syms[lo - 1];
+	return f->size == 0 || addr - f->start < f->size ? f : NULL;
+}
+
 int symtab_function_at(struct symtab *st, uint64_t addr, struct symbol *out)
 {
 	if (st->why)
 		return -1;
-	GElf_Off symoff;
-	GElf_Sym sym;
-	const char *name = dwfl_module_addrinfo(st->mod, addr + st->bias, &symoff, &sym, NULL, NULL, NULL);
-	uint64_t sym_start = addr - symoff, lo, hi;
+	const struct fsym *f = symbol_at(st, addr);
+	uint64_t lo, hi;
 	int have_fde = fde_range(st, addr, &lo, &hi) == 0;
 	/* A symbol without a size claims everything up to the next symbol;
 	 * if an unwind entry starts after it, addr is in another function. */
-	if (name && name[0] && !(sym.st_size == 0 && have_fde && lo > sym_start)) {
-		out->start = sym_start;
-		out->end = sym.st_size ? sym_start + sym.st_size : have_fde && lo == sym_start ? hi : 0;
-		out->name = intern_name(st, sym_start, name);
+	if (f && !(f->size == 0 && have_fde && lo > f->start)) {
+		out->start = f->start;
+		out->end = f->size ? f->start + f->size : have_fde && lo == f->start ? hi : 0;
+		out->name = intern_name(st, f->start, f->name);
 		return 0;
 	}
 	if (!have_fde)
@@ -275,17 +375,14 @@ int symtab_find_function(struct symtab *st, const char *name, struct symbol *out
 		uint64_t a = strtoull(plus + 3, &end, 16);
 		return *end == '\0' && symtab_function_at(st, a, out) == 0 && out->start == a ? 0 : -1;
 	}
-	int n = dwfl_module_getsymtab(st->mod);
-	for (int i = 1; i < n; i++) {
-		GElf_Sym sym;
-		GElf_Addr a;
-		const char *s = dwfl_module_getsym_info(st->mod, i, &sym, &a, NULL, NULL, NULL);
-		if (s == NULL || GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_value == 0)
-			continue;
+	if (!st->syms_ready)
+		load_symbols(st);
+	for (size_t i = 0; i < st->nsyms; i++) {
+		const char *s = st->syms[i].name;
 		char *d = NULL;
 		if (strcmp(s, name) == 0 || ((d = symtab_demangle(s)) && strcmp(d, name) == 0)) {
 			free(d);
-			return symtab_function_at(st, a - st->bias, out);
+			return symtab_function_at(st, st->syms[i].start, out);
 		}
 		free(d);
 	}
@@ -320,45 +417,146 @@ static const char *absolute_source(struct symtab *st, Dwarf_Die *cu, const char 
 	return own(st, xasprintf("%s/%s", dir, file));
 }
 
+struct range_event {
+	uint64_t at;
+	int open;                      /* 1 opens, 0 closes */
+	int entry, depth;
+};
+
+static int cmp_events(const void *pa, const void *pb)
+{
+	const struct range_event *a = pa, *b = pb;
+	if (a->at != b->at)
+		return a->at < b->at ? -1 : 1;
+	if (a->open != b->open)
+		return a->open - b->open;          /* closes first */
+	return a->open ? a->depth - b->depth : b->depth - a->depth;
+}
+
+struct walk {
+	struct symtab *st;
+	struct cu_inlines *ci;
+	Dwarf_Die *cu;
+	Dwarf_Files *files;
+	size_t nfiles;
+	struct range_event *ev;
+	size_t nev, capev;
+};
+
+static void walk_dies(struct walk *w, Dwarf_Die *die, int parent, int depth)
+{
+	Dwarf_Die child;
+	if (dwarf_child(die, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child), me = parent;
+		if (tag == DW_TAG_inlined_subroutine) {
+			struct cu_inlines *ci = w->ci;
+			Dwarf_Attribute attr;
+			Dwarf_Word cfile = 0, cline = 0;
+			dwarf_formudata(dwarf_attr(&child, DW_AT_call_file, &attr), &cfile);
+			dwarf_formudata(dwarf_attr(&child, DW_AT_call_line, &attr), &cline);
+			const char *file = w->files && cfile < w->nfiles ? dwarf_filesrc(w->files, cfile, NULL, NULL) : NULL;
+			const char *raw = die_name(&child);
+			char *d = symtab_demangle(raw);
+			grow(&ci->e, &ci->cap, ci->n + 1, sizeof *ci->e);
+			me = (int)ci->n++;
+			ci->e[me] = (struct inline_entry){ parent, depth, d ? own(w->st, d) : raw,
+							   file ? absolute_source(w->st, w->cu, file) : "??", cline, NULL };
+			Dwarf_Addr base, lo, hi;
+			ptrdiff_t off = 0;
+			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
+				if (lo >= hi)
+					continue;
+				grow(&w->ev, &w->capev, w->nev + 2, sizeof *w->ev);
+				w->ev[w->nev++] = (struct range_event){ lo, 1, me, depth };
+				w->ev[w->nev++] = (struct range_event){ hi, 0, me, depth };
+			}
+		}
+		/* types and variables hold no code: skip their subtrees */
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block ||
+		    tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
+		    tag == DW_TAG_try_block || tag == DW_TAG_catch_block)
+			walk_dies(w, &child, me, me != parent ? depth + 1 : depth);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static struct cu_inlines *cu_index(struct symtab *st, Dwarf_Die *cu)
+{
+	uint64_t key = dwarf_dieoffset(cu);
+	uint64_t *slot = u64map_get(&st->cus, key);
+	if (slot)
+		return &st->inl[*slot];
+	grow(&st->inl, &st->capinl, st->ninl + 1, sizeof *st->inl);
+	struct cu_inlines *ci = &st->inl[st->ninl];
+	memset(ci, 0, sizeof *ci);
+	*u64map_slot(&st->cus, key) = st->ninl++;
+
+	struct walk w = { .st = st, .ci = ci, .cu = cu };
+	dwarf_getsrcfiles(cu, &w.files, &w.nfiles);
+	walk_dies(&w, cu, -1, 0);
+	qsort(w.ev, w.nev, sizeof *w.ev, cmp_events);
+	/* sweep: between consecutive event points, the deepest open entry */
+	int *open = NULL;
+	size_t nopen = 0, capopen = 0, capseg = 0;
+	uint64_t last = 0;
+	for (size_t i = 0; i < w.nev; i++) {
+		if (nopen && w.ev[i].at > last) {
+			int best = open[0];
+			for (size_t k = 1; k < nopen; k++)
+				if (ci->e[open[k]].depth >= ci->e[best].depth)
+					best = open[k];
+			grow(&ci->seg, &capseg, ci->nseg + 1, sizeof *ci->seg);
+			ci->seg[ci->nseg++] = (struct inline_segment){ last, w.ev[i].at, best };
+		}
+		last = w.ev[i].at;
+		if (w.ev[i].open) {
+			grow(&open, &capopen, nopen + 1, sizeof *open);
+			open[nopen++] = w.ev[i].entry;
+		} else {
+			for (size_t k = nopen; k-- > 0;)
+				if (open[k] == w.ev[i].entry) {
+					open[k] = open[--nopen];
+					break;
+				}
+		}
+	}
+	free(open);
+	free(w.ev);
+	return ci;
+}
+
+/* "f@FILE:LINE;g@FILE:LINE" for entry e and the entries enclosing it. */
+static const char *entry_chain(struct symtab *st, struct cu_inlines *ci, int e)
+{
+	if (ci->e[e].chain)
+		return ci->e[e].chain;
+	const char *outer = ci->e[e].parent >= 0 ? entry_chain(st, ci, ci->e[e].parent) : "";
+	ci->e[e].chain = own(st, xasprintf("%s@%s:%llu%s%s", ci->e[e].name, ci->e[e].call_file,
+					   (unsigned long long)ci->e[e].call_line, *outer ? ";" : "", outer));
+	return ci->e[e].chain;
+}
+
 /* "f@FILE:LINE;g@FILE:LINE" for the inlined subroutines holding addr. */
 static const char *inline_chain(struct symtab *st, uint64_t addr)
 {
 	Dwarf_Addr cubias;
 	Dwarf_Die *cu = dwfl_module_addrdie(st->mod, addr + st->bias, &cubias);
-	Dwarf_Die *scopes = NULL;
 	if (cu == NULL)
 		return "";
-	int n = dwarf_getscopes(cu, addr + st->bias - cubias, &scopes);
-	Dwarf_Files *files = NULL;
-	size_t nfiles = 0;
-	char *chain = NULL;
-	size_t len = 0;
-	FILE *f = NULL;
-	for (int i = 0; i < n; i++) {
-		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
-			continue;
-		if (f == NULL) {
-			f = open_memstream(&chain, &len);
-			dwarf_getsrcfiles(cu, &files, &nfiles);
-		} else {
-			fputc(';', f);
-		}
-		Dwarf_Attribute attr;
-		Dwarf_Word cfile = 0, cline = 0;
-		dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &attr), &cfile);
-		dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &attr), &cline);
-		const char *file = files && cfile < nfiles ? dwarf_filesrc(files, cfile, NULL, NULL) : NULL;
-		const char *raw = die_name(&scopes[i]);
-		char *d = symtab_demangle(raw);
-		fprintf(f, "%s@%s:%llu", d ? d : raw, file ? absolute_source(st, cu, file) : "??",
-			(unsigned long long)cline);
-		free(d);
+	struct cu_inlines *ci = cu_index(st, cu);
+	uint64_t a = addr + st->bias - cubias;
+	size_t lo = 0, hi = ci->nseg;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ci->seg[mid].hi <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	free(scopes);
-	if (f == NULL)
+	if (lo == ci->nseg || a < ci->seg[lo].lo)
 		return "";
-	fclose(f);
-	return own(st, chain);
+	return entry_chain(st, ci, ci->seg[lo].entry);
 }
 
 int symtab_srcline(struct symtab *st, uint64_t addr, struct srcline *out)
@@ -413,7 +611,14 @@ void symtab_free_all(void)
 		free(st->strs);
 		u64map_free(&st->names);
 		u64map_free(&st->abs);
+		u64map_free(&st->cus);
+		for (size_t i = 0; i < st->ninl; i++) {
+			free(st->inl[i].e);
+			free(st->inl[i].seg);
+		}
+		free(st->inl);
 		free(st->segs);
+		free(st->syms);
 		free(st->why);
 		free(st->path);
 		free(st);
