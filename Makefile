@@ -105,7 +105,17 @@ $(B)/tests/progs/mkprofile: tests/progs/mkprofile.c include/pct_format.h
 $(B)/tests/progs/libcwork: tests/progs/libcwork.c
 	@mkdir -p $(@D)
 	$(CC) $(PROG_CFLAGS) -o $@ $<
-PROGS := $(B)/tests/progs/libcwork $(B)/tests/progs/hotline $(B)/tests/progs/mkprofile $(B)/tests/progs/selftime $(B)/tests/progs/selftime-static $(B)/tests/progs/selftime-manual \
+$(B)/tests/progs/work-full: tests/progs/work.c
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -DA_UNITS=16 -o $@ $<
+$(B)/tests/progs/work-half: tests/progs/work.c
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -DA_UNITS=8 -o $@ $<
+$(B)/tests/progs/work-fast: tests/progs/work.c
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -DA_UNITS=12 -o $@ $<
+PROGS := $(B)/tests/progs/work-full $(B)/tests/progs/work-half $(B)/tests/progs/work-fast \
+	$(B)/tests/progs/libcwork $(B)/tests/progs/hotline $(B)/tests/progs/mkprofile $(B)/tests/progs/selftime $(B)/tests/progs/selftime-static $(B)/tests/progs/selftime-manual \
 	$(B)/tests/progs/burn-exec
 progs: $(PROGS)
 .PHONY: progs

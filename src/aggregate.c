@@ -57,6 +57,19 @@ void agg_add(struct agg *a, char *const *key, uint64_t samples)
 	a->total += samples;
 }
 
+long agg_find(const struct agg *a, char *const *key)
+{
+	if (a->nslots == 0)
+		return -1;
+	size_t i = hash_key(key, a->nkeys) & (a->nslots - 1);
+	while (a->slots[i]) {
+		if (same_key(a->rows[a->slots[i] - 1].key, key, a->nkeys))
+			return (long)a->slots[i] - 1;
+		i = (i + 1) & (a->nslots - 1);
+	}
+	return -1;
+}
+
 static size_t sort_nkeys;
 
 static int cmp_rows(const void *pa, const void *pb)

@@ -27,6 +27,8 @@ struct agg {
 
 /* Add samples to the row whose key is key[0..nkeys), creating it. */
 void agg_add(struct agg *a, char *const *key, uint64_t samples);
+/* The number of the row whose key is key[0..nkeys), or -1. */
+long agg_find(const struct agg *a, char *const *key);
 /* Sort rows: samples descending, then keys ascending. */
 void agg_sort(struct agg *a);
 void agg_free(struct agg *a);

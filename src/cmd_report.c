@@ -27,8 +27,9 @@ static const char usage[] =
 	"                  [-n N] FILE...\n"
 	"\n"
 	"Print the flat profile of the pct profiles FILE... (summed): samples,\n"
-	"their standard error (sqrt(n), Poisson), percent, cumulative percent and\n"
-	"the grouping columns.  The same as the pipeline\n"
+	"their standard error (sqrt(n), Poisson), percent, the 95% Wilson interval\n"
+	"of the share, cumulative percent and the grouping columns.  The same as\n"
+	"the pipeline\n"
 	"  pct dump FILE... | pct sym [| pct line] | pct sum --by=KEYS\n"
 	"\n"
 	"  --by=VIEW       function (default): module,function\n"
@@ -38,27 +39,18 @@ static const char usage[] =
 	"                  file:     file\n"
 	"  --format=FMT    'text' (default, aligned, with a summary) or 'tsv'\n"
 	"  -n, --rows=N    print only the N largest rows\n"
+	"  --min-samples=N hide rows of fewer than N samples (text marks rows of\n"
+	"                  fewer than 10 with '?')\n"
 	"  -h, --help      show this help\n"
 	"\n"
 	"See pct-report(1).\n";
 
-static const struct view {
-	const char *name;
-	int sym, line;                 /* stages between dump and sum */
-	const char *keys;
-} views[] = {
+static const struct view views[] = {
 	{ "function", 1, 0, "module,function" },
 	{ "module", 0, 0, "module" },
 	{ "address", 1, 0, "module,address,function" },
 	{ "line", 1, 1, "file,line,function,inline" },
 	{ "file", 1, 1, "file" },
-};
-
-/* One stage's output, read back as the next one's input. */
-struct pipe_buf {
-	char *buf;
-	size_t len;
-	FILE *w;
 };
 
 static FILE *buf_writer(struct pipe_buf *p)
@@ -87,27 +79,21 @@ static void pass(FILE **in, struct pipe_buf *b, void (*stage)(FILE *, const char
 	*in = buf_reader(b);
 }
 
-int cmd_report(int argc, char **argv)
+const struct view *view_find(const char *name)
 {
-	struct sum_opts o;
-	const char *by = "function";
-	int status, first = sum_parse_options(argc, argv, usage, &o, &by, &status);
-	if (first < 0)
-		return status;
-	const struct view *v = NULL;
 	for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
-		if (strcmp(by, views[i].name) == 0)
-			v = &views[i];
-	if (v == NULL)
-		die("report: unknown --by '%s' (function, module, address, line or file)", by);
-	if (first >= argc)
-		return usage_exit(usage, 0);
+		if (strcmp(name, views[i].name) == 0)
+			return &views[i];
+	return NULL;
+}
 
+FILE *pipeline_run(char *const *files, size_t nfiles, const struct view *v, struct pipe_buf b[3])
+{
 	struct pset s;
 	char err[512];
-	if (pset_load(&s, argv + first, (size_t)(argc - first), err, sizeof err) != 0)
+	memset(b, 0, 3 * sizeof *b);
+	if (pset_load(&s, files, nfiles, err, sizeof err) != 0)
 		die("%s", err);
-	struct pipe_buf b[3] = { { 0 } };
 	stage_dump(&s, buf_writer(&b[0]));
 	pset_free(&s);
 	FILE *in = buf_reader(&b[0]);
@@ -115,6 +101,24 @@ int cmd_report(int argc, char **argv)
 		pass(&in, &b[1], stage_sym);
 	if (v->line)
 		pass(&in, &b[2], stage_line);
+	return in;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct sum_opts o;
+	const char *by = "function";
+	int status, first = sum_parse_options(argc, argv, usage, &o, &by, &status);
+	if (first < 0)
+		return status;
+	const struct view *v = view_find(by);
+	if (v == NULL)
+		die("report: unknown --by '%s' (function, module, address, line or file)", by);
+	if (first >= argc)
+		return usage_exit(usage, 0);
+
+	struct pipe_buf b[3];
+	FILE *in = pipeline_run(argv + first, (size_t)(argc - first), v, b);
 	o.by = v->keys;
 	stage_sum(in, "pipeline", stdout, &o);
 	fclose(in);

@@ -17,17 +17,21 @@
 #include "util.h"
 
 static const char usage[] =
-	"usage: pct sum --by=KEY[,KEY...] [--format=text|tsv] [-n N] [FILE...]\n"
+	"usage: pct sum --by=KEY[,KEY...] [--format=text|tsv] [-n N] [--min-samples=N]\n"
+	"               [FILE]\n"
 	"\n"
-	"Read TSV with a samples column from FILE... or standard input, group the\n"
+	"Read TSV with a samples column from FILE or standard input, group the\n"
 	"rows by the KEY columns, and print each group: samples, stderr\n"
-	"(sqrt(samples)), percent, stderr_percent, cum_percent and the KEYs, most\n"
-	"samples first.  The text format (default) is aligned, shows module base\n"
-	"names, and starts with the summary carried in '#pct' comment lines.\n"
+	"(sqrt(samples)), percent, stderr_percent, ci_low and ci_high (the 95%\n"
+	"Wilson interval of the share), cum_percent and the KEYs, most samples\n"
+	"first.  The text format (default) is aligned, shows module base names,\n"
+	"marks rows of fewer than 10 samples with '?', and starts with the summary\n"
+	"carried in '#pct' comment lines.\n"
 	"\n"
-	"  --by=KEYS       columns to group by, e.g. module,function or file,line\n"
-	"  --format=FMT    'text' (default) or 'tsv'\n"
-	"  -n, --rows=N    print only the N largest groups\n"
+	"  --by=KEYS         columns to group by, e.g. module,function or file,line\n"
+	"  --format=FMT      'text' (default) or 'tsv'\n"
+	"  -n, --rows=N      print only the N largest groups\n"
+	"  --min-samples=N   hide groups of fewer than N samples\n"
 	"\n"
 	"See pct-sum(1).\n";
 
@@ -87,7 +91,19 @@ static void print_summary(FILE *out, const struct meta *m, uint64_t total)
 	if (m->dropped)
 		fprintf(out, "# %llu more samples were dropped: the sample table was full (raise $PCT_SLOTS)\n",
 			(unsigned long long)m->dropped);
-	fprintf(out, "# ±: one standard error, sqrt(samples) (Poisson)\n");
+	fprintf(out, "# ±: one standard error, sqrt(samples) (Poisson); 95%% CI: Wilson score interval of the share\n");
+	fprintf(out, "# resolution: any two shares that differ by more than %.2f points differ at 95%% "
+		"(1.96/sqrt(samples)); small rows resolve finer\n", stats_resolution_percent(total));
+}
+
+/* The rows shown: at most limit, none below min_samples (rows are sorted,
+ * so those are all at the end). */
+static size_t shown_rows(const struct agg *a, const struct sum_opts *o)
+{
+	size_t rows = 0;
+	while (rows < a->nrows && rows < o->limit && a->rows[rows].samples >= o->min_samples)
+		rows++;
+	return rows;
 }
 
 /* The text form of a key value: module paths print as base names. */
@@ -96,7 +112,7 @@ static const char *shown(const char *key, const char *value)
 	return strcmp(key, "module") == 0 ? path_base(value) : value;
 }
 
-static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows)
+static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows, uint64_t min_samples)
 {
 	int w[16] = { 0 };
 	for (size_t k = 0; k < a->nkeys; k++) {
@@ -108,7 +124,7 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows)
 		}
 	}
 	/* "±" is two bytes of UTF-8 but one column: pad it by hand. */
-	fprintf(out, "%9s %6s%s %7s %5s%s %7s", "samples", "", "±", "percent", "", "±", "cum%");
+	fprintf(out, " %9s %6s%s %7s %5s%s %15s %7s", "samples", "", "±", "percent", "", "±", "95% CI", "cum%");
 	for (size_t k = 0; k < a->nkeys; k++)
 		fprintf(out, "  %-*s", k + 1 < a->nkeys ? w[k] : 0, keys[k]);
 	fputc('\n', out);
@@ -117,8 +133,12 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows)
 		const struct agg_row *r = &a->rows[i];
 		double pct = a->total ? 100.0 * (double)r->samples / (double)a->total : 0;
 		cum += pct;
-		fprintf(out, "%9llu %7.0f %6.2f%% %5.2f%% %6.2f%%", (unsigned long long)r->samples,
-			stats_stderr(r->samples), pct, stats_stderr_percent(r->samples, a->total), cum);
+		double lo, hi;
+		stats_wilson(r->samples, a->total, STATS_Z95, &lo, &hi);
+		fprintf(out, "%s%9llu %7.0f %6.2f%% %5.2f%% [%5.2f, %5.2f] %6.2f%%",
+			r->samples < SUM_FEW_SAMPLES ? "?" : " ", (unsigned long long)r->samples,
+			stats_stderr(r->samples), pct, stats_stderr_percent(r->samples, a->total), 100 * lo,
+			100 * hi, cum);
 		for (size_t k = 0; k < a->nkeys; k++) {
 			const char *val = shown(keys[k], r->key[k]);
 			if (k + 1 < a->nkeys)
@@ -128,13 +148,22 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows)
 		}
 		fputc('\n', out);
 	}
-	if (rows < a->nrows)
-		fprintf(out, "# %zu more rows, %.2f%% of the samples\n", a->nrows - rows, 100.0 - cum);
+	if (rows < a->nrows) {
+		fprintf(out, "# %zu more rows, %.2f%% of the samples", a->nrows - rows, 100.0 - cum);
+		if (rows < a->nrows && a->rows[rows].samples < min_samples)
+			fprintf(out, " (rows of fewer than %llu samples hidden)", (unsigned long long)min_samples);
+		fputc('\n', out);
+	}
+	for (size_t i = 0; i < rows; i++)
+		if (a->rows[i].samples < SUM_FEW_SAMPLES) {
+			fprintf(out, "# ?: fewer than %d samples, a relative error above 30%%\n", SUM_FEW_SAMPLES);
+			break;
+		}
 }
 
 static void print_tsv(FILE *out, const struct agg *a, char **keys, size_t rows)
 {
-	fprintf(out, "samples\tstderr\tpercent\tstderr_percent\tcum_percent");
+	fprintf(out, "samples\tstderr\tpercent\tstderr_percent\tci_low\tci_high\tcum_percent");
 	for (size_t k = 0; k < a->nkeys; k++)
 		fprintf(out, "\t%s", keys[k]);
 	fputc('\n', out);
@@ -143,8 +172,11 @@ static void print_tsv(FILE *out, const struct agg *a, char **keys, size_t rows)
 		const struct agg_row *r = &a->rows[i];
 		double pct = a->total ? 100.0 * (double)r->samples / (double)a->total : 0;
 		cum += pct;
-		fprintf(out, "%llu\t%.3f\t%.4f\t%.4f\t%.4f", (unsigned long long)r->samples,
-			stats_stderr(r->samples), pct, stats_stderr_percent(r->samples, a->total), cum);
+		double lo, hi;
+		stats_wilson(r->samples, a->total, STATS_Z95, &lo, &hi);
+		fprintf(out, "%llu\t%.3f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f", (unsigned long long)r->samples,
+			stats_stderr(r->samples), pct, stats_stderr_percent(r->samples, a->total), 100 * lo, 100 * hi,
+			cum);
 		for (size_t k = 0; k < a->nkeys; k++)
 			fprintf(out, "\t%s", r->key[k]);
 		fputc('\n', out);
@@ -188,14 +220,14 @@ void stage_sum(FILE *in, const char *name, FILE *out, const struct sum_opts *o)
 	if (rc < 0)
 		die("%s", err);
 	agg_sort(&a);
-	size_t rows = a.nrows < o->limit ? a.nrows : o->limit;
+	size_t rows = shown_rows(&a, o);
 	if (o->tsv) {
 		print_tsv(out, &a, keys, rows);
 	} else {
 		struct meta m;
 		parse_meta(&t, &m);
 		print_summary(out, &m, a.total);
-		print_text(out, &a, keys, rows);
+		print_text(out, &a, keys, rows, o->min_samples);
 	}
 	agg_free(&a);
 	tsv_close(&t);
@@ -211,6 +243,7 @@ int sum_parse_options(int argc, char **argv, const char *usage_text, struct sum_
 		{ "by", required_argument, NULL, 'b' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "rows", required_argument, NULL, 'n' },
+		{ "min-samples", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -218,6 +251,7 @@ int sum_parse_options(int argc, char **argv, const char *usage_text, struct sum_
 	char *end;
 	o->tsv = 0;
 	o->limit = SIZE_MAX;
+	o->min_samples = 0;
 	while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
@@ -232,6 +266,11 @@ int sum_parse_options(int argc, char **argv, const char *usage_text, struct sum_
 			o->limit = strtoul(optarg, &end, 10);
 			if (*end || optarg[0] == '-' || optarg[0] == '\0')
 				die("%s: -n wants a number of rows, not '%s'", argv[0], optarg);
+			break;
+		case 'm':
+			o->min_samples = strtoull(optarg, &end, 10);
+			if (*end || optarg[0] == '-' || optarg[0] == '\0')
+				die("%s: --min-samples wants a number, not '%s'", argv[0], optarg);
 			break;
 		default:
 			*status = usage_exit(usage_text, c == 'h');

@@ -8,6 +8,7 @@
 #define PCT_COMMANDS_H
 
 int cmd_annotate(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_line(int argc, char **argv);
 int cmd_record(int argc, char **argv);

@@ -35,10 +35,36 @@ struct sum_opts {
 	const char *by;                /* comma-separated key columns */
 	int tsv;                       /* 1: TSV; 0: aligned text with a summary */
 	size_t limit;                  /* rows to print; SIZE_MAX for all */
+	uint64_t min_samples;          /* hide rows with fewer samples */
 };
+
+/* Rows with fewer samples than this are marked '?' in text: their
+ * relative standard error, 1/sqrt(n), is above 30%. */
+#define SUM_FEW_SAMPLES 10
 void stage_sum(FILE *in, const char *name, FILE *out, const struct sum_opts *o);
 int sum_parse_options(int argc, char **argv, const char *usage_text, struct sum_opts *o, const char **by,
 		      int *status);
+
+/* The views of `pct report` (cmd_report.c): which stages run between dump
+ * and sum, and the columns sum groups by. */
+struct view {
+	const char *name;
+	int sym, line;
+	const char *keys;
+};
+const struct view *view_find(const char *name);
+
+/* One stage's output, read back as the next one's input. */
+struct pipe_buf {
+	char *buf;
+	size_t len;
+	FILE *w;
+};
+
+/* Run dump [| sym [| line]] over the profiles, as view v needs, in
+ * memory; returns the last stage's TSV to read (fclose it, then free the
+ * three buffers' buf). */
+FILE *pipeline_run(char *const *files, size_t nfiles, const struct view *v, struct pipe_buf b[3]);
 
 /* Helpers the stages share (cmd_sym.c). */
 void stage_open(struct tsv *t, FILE *in, const char *name, const char *const *need);

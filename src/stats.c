@@ -1,7 +1,9 @@
 /* stats.c - see stats.h. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "stats.h"
+#include "util.h"
 
 double stats_stderr(uint64_t n)
 {
@@ -11,4 +13,178 @@ double stats_stderr(uint64_t n)
 double stats_stderr_percent(uint64_t n, uint64_t total)
 {
 	return total ? 100.0 * sqrt((double)n) / (double)total : 0.0;
+}
+
+void stats_wilson(uint64_t k, uint64_t n, double z, double *lo, double *hi)
+{
+	if (n == 0) {
+		*lo = 0;
+		*hi = 1;
+		return;
+	}
+	double nn = (double)n, p = (double)k / nn, z2 = z * z;
+	double center = (p + z2 / (2 * nn)) / (1 + z2 / nn);
+	double half = z / (1 + z2 / nn) * sqrt(p * (1 - p) / nn + z2 / (4 * nn * nn));
+	*lo = k == 0 ? 0 : fmax(0, center - half);
+	*hi = k == n ? 1 : fmin(1, center + half);
+}
+
+void stats_newcombe(uint64_t k1, uint64_t n1, uint64_t k2, uint64_t n2, double z, double *lo, double *hi)
+{
+	double l1, u1, l2, u2;
+	double p1 = n1 ? (double)k1 / (double)n1 : 0, p2 = n2 ? (double)k2 / (double)n2 : 0, d = p1 - p2;
+	stats_wilson(k1, n1, z, &l1, &u1);
+	stats_wilson(k2, n2, z, &l2, &u2);
+	*lo = d - sqrt((p1 - l1) * (p1 - l1) + (u2 - p2) * (u2 - p2));
+	*hi = d + sqrt((u1 - p1) * (u1 - p1) + (p2 - l2) * (p2 - l2));
+}
+
+/*
+ * The continued fraction of the incomplete beta function,
+ *   I_x(a,b) = x^a (1-x)^b / (a B(a,b)) * 1/(1+ d1/(1+ d2/(1+ ...)))
+ *   d_{2m+1} = -(a+m)(a+b+m) x / ((a+2m)(a+2m+1))
+ *   d_{2m}   =  m(b-m) x / ((a+2m-1)(a+2m))
+ * evaluated by the modified Lentz method; it converges fast for
+ * x < (a+1)/(a+b+2), and the symmetry I_x(a,b) = 1 - I_{1-x}(b,a) covers
+ * the rest.
+ */
+static double beta_fraction(double a, double b, double x)
+{
+	const double tiny = 1e-300, eps = 1e-15;
+	double c = 1, d = 1 - (a + b) * x / (a + 1);
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	double f = d;
+	for (int m = 1; m <= 1000000; m++) {
+		double m2 = 2.0 * m;
+		double num = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+		d = 1 + num * d;
+		c = 1 + num / c;
+		if (fabs(d) < tiny)
+			d = tiny;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		f *= d * c;
+		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+		d = 1 + num * d;
+		c = 1 + num / c;
+		if (fabs(d) < tiny)
+			d = tiny;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		double step = d * c;
+		f *= step;
+		if (fabs(step - 1) < eps)
+			break;
+	}
+	return f;
+}
+
+double stats_betai(double a, double b, double x)
+{
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	double lfront = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+	if (x < (a + 1) / (a + b + 2))
+		return exp(lfront) * beta_fraction(a, b, x) / a;
+	return 1 - exp(lfront) * beta_fraction(b, a, 1 - x) / b;
+}
+
+double stats_binom_cdf(uint64_t k, uint64_t n, double p)
+{
+	if (k >= n)
+		return 1;
+	if (p <= 0)
+		return 1;
+	if (p >= 1)
+		return 0;
+	return stats_betai((double)(n - k), (double)k + 1, 1 - p);
+}
+
+static double log_pmf(uint64_t k, uint64_t n, double p)
+{
+	double kk = (double)k, nn = (double)n;
+	double lp = p > 0 ? kk * log(p) : (k ? -INFINITY : 0);
+	double lq = p < 1 ? (nn - kk) * log1p(-p) : (k < n ? -INFINITY : 0);
+	return lgamma(nn + 1) - lgamma(kk + 1) - lgamma(nn - kk + 1) + lp + lq;
+}
+
+double stats_binom_test(uint64_t k, uint64_t n, double p)
+{
+	if (n == 0)
+		return 1;
+	double mode = floor(((double)n + 1) * p);
+	if (mode > (double)n)
+		mode = (double)n;
+	/* a small relative tolerance, as binom.test uses, so that outcomes as
+	 * likely as k up to rounding count as "no more likely" */
+	double lk = log_pmf(k, n, p) + log1p(1e-7);
+	double below, above;
+	if ((double)k == mode)
+		return 1;
+	if ((double)k < mode) {
+		/* the first j above the mode with pmf(j) <= pmf(k) */
+		uint64_t lo = (uint64_t)mode, hi = n + 1;
+		while (lo < hi) {
+			uint64_t mid = lo + (hi - lo) / 2;
+			if (log_pmf(mid, n, p) <= lk)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		below = stats_binom_cdf(k, n, p);
+		above = lo > n ? 0 : 1 - stats_binom_cdf(lo - 1, n, p);
+	} else {
+		/* the last j below the mode with pmf(j) <= pmf(k) */
+		uint64_t lo = 0, hi = (uint64_t)mode; /* answer in [0, mode), or none */
+		int64_t found = -1;
+		while (lo < hi) {
+			uint64_t mid = lo + (hi - lo) / 2;
+			if (log_pmf(mid, n, p) <= lk) {
+				found = (int64_t)mid;
+				lo = mid + 1;
+			} else {
+				hi = mid;
+			}
+		}
+		below = found < 0 ? 0 : stats_binom_cdf((uint64_t)found, n, p);
+		above = 1 - stats_binom_cdf(k - 1, n, p);
+	}
+	double pv = below + above;
+	return pv > 1 ? 1 : pv < 0 ? 0 : pv;
+}
+
+static const double *sort_p;
+
+static int cmp_index(const void *a, const void *b)
+{
+	double x = sort_p[*(const size_t *)a], y = sort_p[*(const size_t *)b];
+	return (x > y) - (x < y);
+}
+
+void stats_holm(const double *p, size_t n, double *q)
+{
+	size_t *idx = xcalloc(n, sizeof *idx);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	sort_p = p;
+	qsort(idx, n, sizeof *idx, cmp_index);
+	double run = 0;
+	for (size_t r = 0; r < n; r++) {   /* smallest p first, times m, m-1, ... */
+		double v = p[idx[r]] * (double)(n - r);
+		if (v > run)
+			run = v;
+		q[idx[r]] = run < 1 ? run : 1;
+	}
+	free(idx);
+}
+
+double stats_resolution_percent(uint64_t total)
+{
+	return total ? 100.0 * STATS_Z95 / sqrt((double)total) : 100.0;
 }

@@ -1,19 +1,55 @@
 /*
- * stats.h - the sampling error of a count.
+ * stats.h - the statistics of sampled counts.
  *
  * A location that holds n of N samples is, to a good approximation, a
- * Poisson count (the seed's argument, and gprof's manual §6.1): its
+ * Poisson count (the seed's argument, and the gprof manual's §6.1): its
  * standard error is sqrt(n) samples, or 100*sqrt(n)/N percentage points
- * of its share.
+ * of its share.  Intervals for a share use Wilson's score interval
+ * (E. B. Wilson, J. Amer. Statist. Assoc. 22, 1927), which unlike the
+ * Wald interval p +- z*se stays inside [0, 1] and keeps its coverage for
+ * small counts (Agresti & Coull, The American Statistician 52, 1998).
+ * Two counts are compared with the exact conditional test for Poisson
+ * counts: given their sum, the first is binomial (Przyborowski & Wilenski,
+ * Biometrika 31, 1940).
  */
 #ifndef PCT_STATS_H
 #define PCT_STATS_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#define STATS_Z95 1.959963984540054    /* the standard normal's 97.5% quantile */
 
 /* Standard error of a Poisson count n, in samples: sqrt(n). */
 double stats_stderr(uint64_t n);
 /* Standard error of the share n/total, in percentage points. */
 double stats_stderr_percent(uint64_t n, uint64_t total);
+
+/* Wilson score interval for the share k/n at normal quantile z, as
+ * fractions in [0, 1]; [0, 1] when n is 0. */
+void stats_wilson(uint64_t k, uint64_t n, double z, double *lo, double *hi);
+
+/* Newcombe's hybrid score interval (his method 10, Statistics in
+ * Medicine 17, 1998) for the difference of shares k1/n1 - k2/n2. */
+void stats_newcombe(uint64_t k1, uint64_t n1, uint64_t k2, uint64_t n2, double z, double *lo, double *hi);
+
+/* The regularized incomplete beta function I_x(a, b), a, b > 0. */
+double stats_betai(double a, double b, double x);
+/* P(X <= k) for X ~ Binomial(n, p). */
+double stats_binom_cdf(uint64_t k, uint64_t n, double p);
+/* Two-sided exact binomial test of k successes in n trials against p:
+ * the probability of every outcome no more likely than k (the method of
+ * R's binom.test). */
+double stats_binom_test(uint64_t k, uint64_t n, double p);
+
+/* Holm's step-down adjusted p-values (q[i] for p[i]), n tests (S. Holm,
+ * Scand. J. Statist. 6, 1979): q < alpha keeps the chance of any false
+ * flag at most alpha, whatever the other rows do. */
+void stats_holm(const double *p, size_t n, double *q);
+
+/* The smallest difference between two shares of one profile of total
+ * samples that is significant at 95%, in percentage points: 1.96/sqrt(N)
+ * (the variance of p_i - p_j is at most (p_i + p_j)/N <= 1/N). */
+double stats_resolution_percent(uint64_t total);
 
 #endif

@@ -79,8 +79,66 @@ static void test_aggregate(void)
 	agg_free(&b);
 }
 
+static int close_rel(double a, double b, double rel)
+{
+	return fabs(a - b) <= rel * fabs(b);
+}
+
+/* Reference p-values were computed exactly with Python integers
+ * (math.comb), summing every outcome no more likely than the observed. */
+static void test_binomial(void)
+{
+	CHECK(close_rel(stats_binom_test(4, 5, 0.5), 0.375, 1e-9));          /* the seed: 4 vs 1 */
+	CHECK(close_rel(stats_binom_test(1, 5, 0.5), 0.375, 1e-9));
+	CHECK(close_rel(stats_binom_test(10, 50, 0.5), 2.3861331676755526e-05, 1e-6)); /* 10 vs 40 */
+	CHECK(close_rel(stats_binom_test(40, 50, 0.5), 2.3861331676755526e-05, 1e-6));
+	CHECK(close_rel(stats_binom_test(2, 20, 0.3), 0.052627948729727064, 1e-6));
+	CHECK(close_rel(stats_binom_test(11, 20, 0.3), 0.024782076205458418, 1e-6));
+	CHECK(close_rel(stats_binom_test(300, 1000, 0.25), 0.00034062944136693747, 1e-5));
+	CHECK(stats_binom_test(25, 50, 0.5) == 1.0);
+	CHECK(stats_binom_test(0, 0, 0.5) == 1.0);
+	/* large counts stay finite and sensible */
+	double big = stats_binom_test(500000, 1000000, 0.5);
+	CHECK(big > 0.99 && big <= 1.0);
+	double far = stats_binom_test(495000, 1000000, 0.5);
+	CHECK(far > 0 && far < 1e-20);
+	/* P(X <= 10), X ~ Bin(50, 1/2) = 1.1930665838377763e-05 (exact) */
+	CHECK(close_rel(stats_binom_cdf(10, 50, 0.5), 1.1930665838377763e-05, 1e-6));
+	CHECK(stats_binom_cdf(50, 50, 0.5) == 1.0);
+	CHECK(close_rel(stats_betai(2, 3, 0.4), 0.5248, 1e-9));             /* 1 - P(Bin(4,.4) <= 1) */
+}
+
+static void test_intervals(void)
+{
+	double lo, hi;
+	stats_wilson(4, 10, STATS_Z95, &lo, &hi);          /* 0.1682 .. 0.6873 */
+	CHECK(fabs(lo - 0.16818) < 1e-4 && fabs(hi - 0.68733) < 1e-4);
+	stats_wilson(0, 10, STATS_Z95, &lo, &hi);          /* 0 .. 0.2775 */
+	CHECK(lo == 0 && fabs(hi - 0.27753) < 1e-4);
+	stats_wilson(10, 10, STATS_Z95, &lo, &hi);
+	CHECK(hi == 1 && fabs(lo - 0.72247) < 1e-4);
+	stats_wilson(0, 0, STATS_Z95, &lo, &hi);
+	CHECK(lo == 0 && hi == 1);
+	/* Newcombe's example 1 (Statistics in Medicine 17, 1998, table II):
+	 * 56/70 - 48/80 = 0.2000, method 10: 0.0524 .. 0.3339 */
+	stats_newcombe(56, 70, 48, 80, STATS_Z95, &lo, &hi);
+	CHECK(fabs(lo - 0.0524) < 5e-4 && fabs(hi - 0.3339) < 5e-4);
+
+	/* Holm: sorted 0.005 0.01 0.03 0.04 times 4 3 2 1, running maximum */
+	double p[] = { 0.01, 0.04, 0.03, 0.005 }, q[4];
+	stats_holm(p, 4, q);
+	CHECK(fabs(q[0] - 0.03) < 1e-12 && fabs(q[1] - 0.06) < 1e-12);
+	CHECK(fabs(q[2] - 0.06) < 1e-12 && fabs(q[3] - 0.02) < 1e-12);
+	double one = 0.7, qone;
+	stats_holm(&one, 1, &qone);
+	CHECK(qone == 0.7);
+	CHECK(fabs(stats_resolution_percent(10000) - 1.96) < 0.001);
+}
+
 int main(void)
 {
+	test_binomial();
+	test_intervals();
 	test_stderr();
 	test_u64map();
 	test_aggregate();

@@ -1,0 +1,258 @@
+/*
+ * cmd_diff.c - `pct diff`: which rows of two profiles (or two groups of
+ * profiles) differ by more than sampling noise.  The statistics are in
+ * diff.c; this file reads both sides through the report pipeline and
+ * prints the comparison.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "commands.h"
+#include "diff.h"
+#include "stages.h"
+#include "stats.h"
+#include "symtab.h"
+#include "tsv.h"
+#include "util.h"
+
+static const char usage[] =
+	"usage: pct diff [--by=function|module|address|line|file] [--format=text|tsv]\n"
+	"                [--normalize] [--alpha=A] [-n N] BASE NEW\n"
+	"       pct diff [OPTIONS] BASE... -- NEW...\n"
+	"\n"
+	"Compare two profiles, or two groups of profiles (each group summed), row\n"
+	"by row.  By default it asks whether each row's time changed (for runs of\n"
+	"the same work, e.g. two builds on one input); --normalize asks whether its\n"
+	"share changed (for runs of different lengths).  Each row gets an exact\n"
+	"conditional binomial p-value, adjusted for the number of rows with\n"
+	"Holm's method (q); rows with q below A (default 0.05) are marked '*'\n"
+	"and listed first.  Rows match by function name (by module base name, by\n"
+	"file and line, ...), so two builds of a program compare.\n"
+	"\n"
+	"TSV columns: the key, base_samples, new_samples, base_percent,\n"
+	"new_percent, delta, delta_low, delta_high (percentage points), p_value,\n"
+	"q_value, significant.\n"
+	"\n"
+	"See pct-diff(1).\n";
+
+/* The columns rows are matched by, for each view. */
+static const char *diff_keys(const char *view)
+{
+	if (strcmp(view, "function") == 0)
+		return "function";
+	if (strcmp(view, "line") == 0)
+		return "file,line";
+	if (strcmp(view, "address") == 0)
+		return "module,address";
+	return view;   /* module, file */
+}
+
+struct side {
+	struct agg a;
+	uint64_t cpu_ns, dropped;
+	size_t files;
+};
+
+/* Read one side: the pipeline's TSV, grouped by keys; module paths are
+ * shortened to base names so that two builds' modules match. */
+static void read_side(struct side *sd, char *const *files, size_t n, const struct view *v, char **keys,
+		      size_t nkeys)
+{
+	struct pipe_buf b[3];
+	FILE *in = pipeline_run(files, n, v, b);
+	struct tsv t;
+	char err[512];
+	if (tsv_open(&t, in, "pipeline", err, sizeof err) != 0)
+		die("%s", err);
+	int col[16], cs = tsv_column(&t, "samples");
+	for (size_t k = 0; k < nkeys; k++)
+		col[k] = tsv_column(&t, keys[k]);
+	memset(sd, 0, sizeof *sd);
+	sd->a.nkeys = nkeys;
+	for (size_t i = 0; i < t.ncomments; i++) {
+		unsigned long long f, d, c;
+		if (sscanf(t.comments[i], "#pct files=%llu dropped=%llu cpu_ns=%llu", &f, &d, &c) == 3) {
+			sd->files += f;
+			sd->dropped += d;
+			sd->cpu_ns += c;
+		}
+	}
+	char *vals[16];
+	int rc;
+	while ((rc = tsv_next(&t, err, sizeof err)) > 0) {
+		for (size_t k = 0; k < nkeys; k++)
+			vals[k] = strcmp(keys[k], "module") == 0 ? (char *)path_base(t.fields[col[k]]) : t.fields[col[k]];
+		agg_add(&sd->a, vals, strtoull(t.fields[cs], NULL, 10));
+	}
+	if (rc < 0)
+		die("%s", err);
+	tsv_close(&t);
+	fclose(in);
+	for (int i = 0; i < 3; i++)
+		free(b[i].buf);
+}
+
+static double period_of(const struct side *sd)
+{
+	uint64_t n = sd->a.total + sd->dropped;
+	return n && sd->cpu_ns ? (double)sd->cpu_ns / 1e9 / (double)n : 0;
+}
+
+static void print_text(const struct diff_row *r, size_t n, size_t shown, char **keys, size_t nkeys,
+		       const struct side *b, const struct side *nw, const struct diff_setup *s)
+{
+	size_t flagged = 0;
+	for (size_t i = 0; i < n; i++)
+		flagged += (size_t)r[i].significant;
+	printf("# base: %zu file%s, %llu samples, %.3f s of CPU; new: %zu file%s, %llu samples, %.3f s of CPU\n",
+	       b->files, b->files == 1 ? "" : "s", (unsigned long long)b->a.total, (double)b->cpu_ns / 1e9, nw->files,
+	       nw->files == 1 ? "" : "s", (unsigned long long)nw->a.total, (double)nw->cpu_ns / 1e9);
+	if (s->share)
+		printf("# compared: each row's share of its profile (--normalize); delta in percentage points\n");
+	else
+		printf("# compared: each row's time (samples x period); delta in points of the base's total time\n");
+	printf("# p: exact conditional binomial test; q: Holm-adjusted over %zu rows; * q < %g: %zu row%s\n", n,
+	       s->alpha, flagged, flagged == 1 ? "" : "s");
+	printf("  %8s %8s %7s %7s %8s %17s %9s %9s", "base", "new", "base%", "new%", "delta", "95% CI", "p", "q");
+	for (size_t k = 0; k < nkeys; k++)
+		printf("  %s", keys[k]);
+	printf("\n");
+	for (size_t i = 0; i < shown; i++) {
+		printf("%s %8llu %8llu %6.2f%% %6.2f%% %+8.2f [%+6.2f, %+6.2f] %9.2g %9.2g", r[i].significant ? "*" : " ",
+		       (unsigned long long)r[i].base, (unsigned long long)r[i].new, r[i].base_pct, r[i].new_pct,
+		       r[i].delta, r[i].lo, r[i].hi, r[i].p, r[i].q);
+		for (size_t k = 0; k < nkeys; k++)
+			printf("  %s", r[i].key[k]);
+		printf("\n");
+	}
+	if (shown < n)
+		printf("# %zu more rows\n", n - shown);
+}
+
+static void print_tsv(const struct diff_row *r, size_t shown, char **keys, size_t nkeys)
+{
+	for (size_t k = 0; k < nkeys; k++)
+		printf("%s\t", keys[k]);
+	printf("base_samples\tnew_samples\tbase_percent\tnew_percent\tdelta\tdelta_low\tdelta_high\tp_value\tq_value\t"
+	       "significant\n");
+	for (size_t i = 0; i < shown; i++) {
+		for (size_t k = 0; k < nkeys; k++)
+			printf("%s\t", r[i].key[k]);
+		printf("%llu\t%llu\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.6g\t%.6g\t%d\n", (unsigned long long)r[i].base,
+		       (unsigned long long)r[i].new, r[i].base_pct, r[i].new_pct, r[i].delta, r[i].lo, r[i].hi, r[i].p,
+		       r[i].q, r[i].significant);
+	}
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "by", required_argument, NULL, 'b' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "normalize", no_argument, NULL, 'N' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "rows", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *by = "function";
+	struct diff_setup s = { .alpha = 0.05 };
+	int tsv = 0, c;
+	size_t limit = SIZE_MAX;
+	char *end;
+
+	/* BASE... -- NEW...: split at the first "--", options before it */
+	int dd = -1;
+	for (int i = 1; i < argc && dd < 0; i++)
+		if (strcmp(argv[i], "--") == 0)
+			dd = i;
+	int left = dd < 0 ? argc : dd;
+	while ((c = getopt_long(left, argv, "n:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			by = optarg;
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") != 0 && strcmp(optarg, "tsv") != 0)
+				die("diff: unknown --format '%s' (text or tsv)", optarg);
+			tsv = strcmp(optarg, "tsv") == 0;
+			break;
+		case 'N':
+			s.share = 1;
+			break;
+		case 'a':
+			s.alpha = strtod(optarg, &end);
+			if (*end || !(s.alpha > 0 && s.alpha < 1))
+				die("diff: --alpha wants a level between 0 and 1, not '%s'", optarg);
+			break;
+		case 'n':
+			limit = strtoul(optarg, &end, 10);
+			if (*end || optarg[0] == '-' || optarg[0] == '\0')
+				die("diff: -n wants a number of rows, not '%s'", optarg);
+			break;
+		default:
+			return usage_exit(usage, c == 'h');
+		}
+	}
+	char **base = argv + optind, **newf;
+	size_t nbase, nnew;
+	if (dd >= 0) {
+		nbase = (size_t)(dd - optind);
+		newf = argv + dd + 1;
+		nnew = (size_t)(argc - dd - 1);
+	} else {
+		if (argc - optind != 2)
+			return usage_exit(usage, 0);
+		nbase = nnew = 1;
+		newf = argv + optind + 1;
+	}
+	if (nbase == 0 || nnew == 0)
+		return usage_exit(usage, 0);
+	const struct view *v = view_find(by);
+	if (v == NULL)
+		die("diff: unknown --by '%s' (function, module, address, line or file)", by);
+
+	char *keystr = xstrdup(diff_keys(by)), *keys[16], *save = NULL;
+	size_t nkeys = 0;
+	for (char *k = strtok_r(keystr, ",", &save); k && nkeys < 16; k = strtok_r(NULL, ",", &save))
+		keys[nkeys++] = k;
+	struct side sb, sn;
+	read_side(&sb, base, nbase, v, keys, nkeys);
+	read_side(&sn, newf, nnew, v, keys, nkeys);
+	if (sb.a.total == 0 || sn.a.total == 0)
+		die("diff: the %s side has no samples", sb.a.total == 0 ? "base" : "new");
+
+	/* the union of both sides' rows */
+	size_t n = 0;
+	struct diff_row *rows = xcalloc(sb.a.nrows + sn.a.nrows, sizeof *rows);
+	for (size_t i = 0; i < sb.a.nrows; i++) {
+		long j = agg_find(&sn.a, sb.a.rows[i].key);
+		rows[n++] = (struct diff_row){ .key = sb.a.rows[i].key, .base = sb.a.rows[i].samples,
+					       .new = j >= 0 ? sn.a.rows[j].samples : 0 };
+	}
+	for (size_t i = 0; i < sn.a.nrows; i++)
+		if (agg_find(&sb.a, sn.a.rows[i].key) < 0)
+			rows[n++] = (struct diff_row){ .key = sn.a.rows[i].key, .new = sn.a.rows[i].samples };
+	s.base_total = sb.a.total;
+	s.new_total = sn.a.total;
+	s.base_period = period_of(&sb);
+	s.new_period = period_of(&sn);
+	if (!s.share && (s.base_period == 0 || s.new_period == 0))
+		die("diff: a side has no CPU time recorded; use --normalize to compare shares");
+	diff_compute(rows, n, &s);
+	diff_sort(rows, n, nkeys);
+	size_t shown = n < limit ? n : limit;
+	if (tsv)
+		print_tsv(rows, shown, keys, nkeys);
+	else
+		print_text(rows, n, shown, keys, nkeys, &sb, &sn, &s);
+	finish_stdout();
+	free(rows);
+	agg_free(&sb.a);
+	agg_free(&sn.a);
+	free(keystr);
+	symtab_free_all();
+	return 0;
+}
