@@ -99,8 +99,8 @@ run() {
 	"$PCTBIN" sym perf-dump.tsv 2>/dev/null >perf-sym.tsv
 	awk -F'\t' 'NR > 1 { m = $1; sub(/.*\//, "", m); print m "\t" $4 }' perf-sym.tsv >perf-mod.tsv
 	awk -F'\t' 'NR > 1 { m = $1; sub(/.*\//, "", m); print m " " $5 "\t" $4 }' perf-sym.tsv >perf-fn.tsv
-	"$PCTBIN" report --by=module --format=tsv "$prof" | awk -F'\t' 'NR > 1 { m = $6; sub(/.*\//, "", m); print m "\t" $1 }' >pct-mod.tsv
-	"$PCTBIN" report --format=tsv "$prof" | awk -F'\t' 'NR > 1 { m = $6; sub(/.*\//, "", m); print m " " $7 "\t" $1 }' >pct-fn.tsv
+	"$PCTBIN" report --by=module --format=tsv "$prof" | awk -F'\t' 'NR > 1 { m = $8; sub(/.*\//, "", m); print m "\t" $1 }' >pct-mod.tsv
+	"$PCTBIN" report --format=tsv "$prof" | awk -F'\t' 'NR > 1 { m = $8; sub(/.*\//, "", m); print m " " $9 "\t" $1 }' >pct-fn.tsv
 	echo "== $name: $*"
 	echo "perf: $nsamp samples of '$comm'; $kernel_only with no user frame (left out); $own in libpct.so = pct's handler, $(awk -v o="$own" -v n="$nsamp" 'BEGIN { printf "%.3f%%", 100 * o / n }') of the run"
 	"$PCTBIN" report "$prof" | sed -n 2p

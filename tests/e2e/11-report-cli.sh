@@ -4,12 +4,12 @@
 PCT=a.pct LD_PRELOAD=$LIBPCT "$PROGS/selftime" 1 >/dev/null
 PCT=b.pct LD_PRELOAD=$LIBPCT "$PROGS/selftime" 1 >/dev/null
 "$PCTBIN" report --format=tsv a.pct >a.tsv
-[ "$(head -1 a.tsv)" = $'samples\tstderr\tpercent\tstderr_percent\tcum_percent\tmodule\tfunction' ] ||
+[ "$(head -1 a.tsv)" = $'samples\tstderr\tpercent\tstderr_percent\tci_low\tci_high\tcum_percent\tmodule\tfunction' ] ||
 	fail "TSV header: $(head -1 a.tsv)"
 awk -F'\t' 'NR > 1 { p += $3; if ($2 * $2 - $1 > 0.01 || $1 - $2 * $2 > 0.01) bad = 1 } END { exit !(p > 99.9 && p < 100.1 && !bad) }' a.tsv ||
 	fail "percent does not sum to 100 or stderr is not sqrt(samples)"
 [ "$("$PCTBIN" report --format=tsv -n 2 a.pct | wc -l)" -eq 3 ] || fail "-n 2"
-[ "$("$PCTBIN" report --by=module --format=tsv a.pct | head -1)" = $'samples\tstderr\tpercent\tstderr_percent\tcum_percent\tmodule' ] || fail "--by=module header"
+[ "$("$PCTBIN" report --by=module --format=tsv a.pct | head -1)" = $'samples\tstderr\tpercent\tstderr_percent\tci_low\tci_high\tcum_percent\tmodule' ] || fail "--by=module header"
 # summing: the total of a+b is the sum of the totals
 ta=$(awk -F'\t' 'NR > 1 { n += $1 } END { print n }' a.tsv)
 tb=$("$PCTBIN" report --format=tsv b.pct | awk -F'\t' 'NR > 1 { n += $1 } END { print n }')

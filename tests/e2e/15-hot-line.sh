@@ -8,7 +8,7 @@ call=$(grep -n '/\* CALL_SITE \*/' "$src" | cut -d: -f1)
 "$PCTBIN" record -o h.pct "$PROGS/hotline" >/dev/null 2>&1 || fail "record"
 "$PCTBIN" report --by=line --format=tsv h.pct >line.tsv
 top=$(awk -F'\t' 'NR == 2' line.tsv)
-IFS=$'\t' read -r n se pct sep cum file line fn inl <<<"$top"
+IFS=$'\t' read -r n se pct sep lo hi cum file line fn inl <<<"$top"
 [ "$file" = "$src" ] || fail "top line's file is '$file', expected $src"
 [ "$line" = "$hot" ] || fail "top line is $line, expected the HOT_LINE $hot: $(head -4 line.tsv)"
 [ "$fn" = hot ] || fail "function '$fn', expected hot"

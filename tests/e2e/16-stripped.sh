@@ -13,10 +13,10 @@ for f in work_a work_b work_c; do
 	grep -q $'\tstripped+0x'"$start"'$' r.tsv || fail "$f (0x$start) has no row of its own: $(cat r.tsv)"
 done
 # every named row of the stripped module starts where an unstripped function starts
-awk -F'\t' 'NR > 1 && $7 ~ /^stripped\+0x/ { sub(/^stripped\+0x/, "", $7); print $7 }' r.tsv | sort >starts
+awk -F'\t' 'NR > 1 && $9 ~ /^stripped\+0x/ { sub(/^stripped\+0x/, "", $9); print $9 }' r.tsv | sort >starts
 nm plain | awk '$2 ~ /^[tT]$/ { sub(/^0+/, "", $1); print $1 }' | sort >symbols
 [ -s starts ] && [ -z "$(comm -23 starts symbols)" ] || fail "starts not in the symbol table: $(comm -23 starts symbols)"
 # the same groups as the unstripped binary, by start
 "$PCTBIN" record -o p.pct ./plain 2 >/dev/null 2>&1
-"$PCTBIN" report --format=tsv p.pct | awk -F'\t' 'NR > 1 && $7 ~ /^work_/' | wc -l | grep -q '^3$' || fail "unstripped"
+"$PCTBIN" report --format=tsv p.pct | awk -F'\t' 'NR > 1 && $9 ~ /^work_/' | wc -l | grep -q '^3$' || fail "unstripped"
 pass "stripped functions: $(tr '\n' ' ' <starts)"

@@ -19,6 +19,6 @@ id=$(readelf -n "$(readlink -f "$libc")" | awk '/Build ID/ { print $3 }')
 awk -F'\t' '!/^#/ && NR > 1 && $1 ~ /\/libc\.so\.6$/ { all += $4; if ($9 != "[unknown]") lined += $4 }
 	END { printf "libc: %d of %d samples have a source line\n", lined, all; exit !(all >= 50 && lined * 10 >= all * 9) }' l.tsv ||
 	fail "libc samples did not resolve to lines"
-"$PCTBIN" report --by=line --format=tsv l.pct | awk -F'\t' 'NR > 1 && $6 ~ /msort\.c$/' | head -3 | grep -q . ||
+"$PCTBIN" report --by=line --format=tsv l.pct | awk -F'\t' 'NR > 1 && $8 ~ /msort\.c$/' | head -3 | grep -q . ||
 	fail "no row in glibc's msort.c: $("$PCTBIN" report --by=line l.pct | head)"
 pass "$("$PCTBIN" report --by=line -n 4 l.pct | tail -4)"
