@@ -120,7 +120,9 @@ struct pct_header {
 	uint64_t dropped;              /* 200 samples lost because the table was full (live) */
 	uint64_t slots_used;           /* 208 table entries in use (live) */
 	uint64_t rescans;              /* 216 times the handler looked for a newly mapped module (live) */
-	uint64_t reserved[4];          /* 224 zero */
+	uint32_t runs;                 /* 224 runs summed into this file by `pct merge`; 0 means 1 */
+	uint32_t pad1;                 /* 228 zero */
+	uint64_t reserved[3];          /* 232 zero */
 };                                     /* 256 */
 
 struct pct_module {

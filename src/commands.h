@@ -11,6 +11,7 @@ int cmd_annotate(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_line(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_source(int argc, char **argv);

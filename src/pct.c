@@ -16,6 +16,7 @@ static const struct command {
 } commands[] = {
 	{ "record", cmd_record, "run a command with sampling on and write its profile" },
 	{ "report", cmd_report, "print the flat profile of profile files" },
+	{ "merge", cmd_merge, "sum runs into one profile (as gprof -s)" },
 	{ "diff", cmd_diff, "which rows of two profiles differ beyond sampling noise" },
 	{ "annotate", cmd_annotate, "annotated disassembly of the hottest or a named function" },
 	{ "source", cmd_source, "annotated source listing, every line with its samples" },

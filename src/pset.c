@@ -50,6 +50,7 @@ int pset_load(struct pset *s, char *const *files, size_t nfiles, char *err, size
 		s->total += p->total;
 		s->dropped += p->hdr.dropped;
 		s->cpu_ns += p->cpu_ns;
+		s->runs += p->hdr.runs ? p->hdr.runs : 1;
 	}
 	return 0;
 }

@@ -30,6 +30,7 @@ struct pset {
 	uint64_t total;                /* samples in all tables */
 	uint64_t dropped;              /* samples lost to full tables */
 	uint64_t cpu_ns;               /* CPU time covered, all files */
+	uint64_t runs;                 /* runs summed: files, counting merged ones as their runs */
 };
 
 /*

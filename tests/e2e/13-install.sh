@@ -5,7 +5,8 @@ make -s -C "$ROOT" install PREFIX="$SCRATCH/inst" >/dev/null || fail "make insta
 for f in bin/pct lib/libpct.so lib/libpct.a include/pct.h include/pct_format.h \
 	share/man/man1/pct.1 share/man/man1/pct-record.1 share/man/man1/pct-report.1 \
 	share/man/man1/pct-dump.1 share/man/man1/pct-sym.1 share/man/man1/pct-line.1 \
-	share/man/man1/pct-sum.1 share/man/man1/pct-annotate.1 share/man/man1/pct-source.1 share/man/man3/libpct.3 share/man/man5/pct.5; do
+	share/man/man1/pct-sum.1 share/man/man1/pct-annotate.1 share/man/man1/pct-source.1 \
+	share/man/man1/pct-diff.1 share/man/man1/pct-merge.1 share/man/man3/libpct.3 share/man/man5/pct.5; do
 	[ -e "inst/$f" ] || fail "missing $f"
 done
 inst/bin/pct record -o i.pct "$PROGS/selftime" 0.3 >/dev/null 2>err || fail "installed pct record: $(cat err)"

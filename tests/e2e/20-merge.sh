@@ -1,0 +1,41 @@
+# pct merge sums runs like gprof -s: report A B C equals report of the
+# merge; merging merges keeps counting runs; files of another dimension
+# are refused; a module with one path but two build-ids stays two modules.
+. "$(dirname "$0")/lib.sh"
+P=$PCTBIN
+for i in 1 2 3; do "$P" record -o r$i.pct "$PROGS/selftime" 0.5 >/dev/null 2>&1 || fail "record $i"; done
+$P merge -o m.pct r1.pct r2.pct r3.pct 2>err || fail "merge: $(cat err)"
+grep -q "^pct: merged 3 runs" err || fail "merge's summary: $(cat err)"
+for by in function module line address; do
+	diff <($P report --by=$by r1.pct r2.pct r3.pct) <($P report --by=$by m.pct) || fail "report --by=$by differs"
+	diff <($P report --by=$by --format=tsv r1.pct r2.pct r3.pct) <($P report --by=$by --format=tsv m.pct) ||
+		fail "report --by=$by --format=tsv differs"
+done
+$P report m.pct | head -1 | grep -q '^# 3 files summed$' || fail "merged file does not say 3 runs"
+# a merge of a merge
+$P merge -o mm.pct m.pct r1.pct 2>/dev/null || fail "merge of a merge"
+$P report mm.pct | head -1 | grep -q '^# 4 files summed$' || fail "runs do not add up"
+diff <($P report --format=tsv m.pct r1.pct) <($P report --format=tsv mm.pct) || fail "merge of merge differs"
+
+# another dimension: refused with the reason, and no output written
+cp r1.pct cycles.pct
+printf 'cycles\0\0\0\0\0\0\0\0\0\0' | dd of=cycles.pct bs=1 seek=40 conv=notrunc 2>/dev/null
+$P merge -o bad.pct r1.pct cycles.pct 2>err; rc=$?
+[ $rc -eq 1 ] && grep -q "'cycles.pct' measures cycles .* but 'r1.pct' measures seconds" err || fail "dimension: rc $rc $(cat err)"
+[ ! -e bad.pct ] || fail "a refused merge left bad.pct"
+
+# same path, different build-ids: two modules, never summed into one
+exe=$PROGS/selftime
+printf 'module\tbuild_id\toffset\tsamples\n%s\taaaa\t0x10\t5\n' "$exe" | "$PROGS/mkprofile" b1.pct
+printf 'module\tbuild_id\toffset\tsamples\n%s\tbbbb\t0x10\t7\n' "$exe" | "$PROGS/mkprofile" b2.pct
+$P merge -o b.pct b1.pct b2.pct 2>/dev/null
+$P dump b.pct | grep -v '^#' >b.tsv
+[ "$(grep -c $'\taaaa\t0x10\t5$' b.tsv)" = 1 ] && [ "$(grep -c $'\tbbbb\t0x10\t7$' b.tsv)" = 1 ] ||
+	fail "modules with different build-ids were merged: $(cat b.tsv)"
+
+# errors
+$P merge -o r1.pct r1.pct r2.pct 2>err; [ $? -eq 1 ] && grep -q "also an input" err || fail "output = input"
+head -c 300 r1.pct >short.pct
+$P merge -o x.pct r1.pct short.pct 2>err; [ $? -eq 1 ] && grep -q "short.pct" err || fail "corrupt input: $(cat err)"
+$P merge r1.pct 2>/dev/null; [ $? -eq 2 ] || fail "no -o should be a usage error"
+pass "merge"
