@@ -17,6 +17,17 @@ tab=$("$PCTBIN" report --format=tsv a.pct b.pct | awk -F'\t' 'NR > 1 { n += $1 }
 [ "$tab" -eq $((ta + tb)) ] || fail "a+b = $tab, expected $ta + $tb"
 "$PCTBIN" report a.pct b.pct | head -2 | grep -q '^# 2 files summed' || fail "summary of 2 files"
 
+# --min-samples hides small rows (still counted), text marks rows under 10 with '?'
+printf 'module\tbuild_id\toffset\tsamples\n/x/a\t\t0x1\t500\n/x/b\t\t0x1\t40\n/x/c\t\t0x1\t3\n' | "$PROGS/mkprofile" m.pct
+"$PCTBIN" report --by=module m.pct 2>/dev/null >m.txt
+grep -Eq '^\? +3 .* c$' m.txt || fail "row of 3 samples not marked: $(cat m.txt)"
+grep -q '^# ?: fewer than 10 samples' m.txt || fail "no legend for '?'"
+"$PCTBIN" report --by=module --min-samples=41 m.pct 2>/dev/null >m2.txt
+grep -q ' b$' m2.txt && fail "row of 40 samples not hidden"
+grep -q '^# 2 more rows, 7.92% of the samples (rows of fewer than 41 samples hidden)$' m2.txt || fail "hidden rows not summarized: $(cat m2.txt)"
+grep -Eq '^ +500 .* 92\.08% ' m2.txt || fail "percent should still count hidden rows: $(cat m2.txt)"
+grep -q 'resolution: any two shares that differ by more than 8.41 points' m.txt || fail "resolution line: $(grep resolution m.txt)"
+
 head -c 100 a.pct >short.pct
 "$PCTBIN" report short.pct 2>err; rc=$?
 [ $rc -eq 1 ] && grep -q "short.pct" err && grep -q "too short" err || fail "short file: rc $rc, $(cat err)"
