@@ -10,11 +10,11 @@
  */
 #include <capstone/capstone.h>
 #include <elf.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "listing.h"
 #include "pset.h"
 #include "source.h"
 #include "symtab.h"
@@ -203,60 +203,25 @@ int is_profile(const char *path)
 
 int cmd_annotate(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "functions", required_argument, NULL, 'n' },
-		{ "source-dir", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-	size_t nfn = 3;
-	char *end;
-	while ((c = getopt_long(argc, argv, "n:S:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			nfn = strtoul(optarg, &end, 10);
-			if (*end || optarg[0] == '-' || optarg[0] == '\0')
-				die("annotate: -n wants a number of functions, not '%s'", optarg);
-			break;
-		case 'S':
-			source_add_dir(optarg);
-			break;
-		default:
-			return usage_exit(usage, c == 'h');
-		}
-	}
-	if (optind >= argc)
-		return usage_exit(usage, 0);
-	const char *spec = NULL;
-	if (argc - optind >= 2 && !is_profile(argv[optind]))
-		spec = argv[optind++];
-
-	struct pset s;
-	char err[512];
-	if (pset_load(&s, argv + optind, (size_t)(argc - optind), err, sizeof err) != 0)
-		die("%s", err);
-	struct pset_addr *v;
-	size_t n;
-	uint64_t total = pset_addresses(&s, &v, &n);
-	if (spec) {
+	struct listing l;
+	int status;
+	if (listing_open(argc, argv, usage, "functions", 3, &l, &status) != 0)
+		return status;
+	if (l.target) {
 		struct target t;
-		if (find_target(&s, spec, &t) != 0)
-			die("annotate: no function or range '%s' in the profiled modules", spec);
-		annotate(&s, v, n, total, &t);
+		if (find_target(&l.set, l.target, &t) != 0)
+			die("annotate: no function or range '%s' in the profiled modules", l.target);
+		annotate(&l.set, l.addrs, l.naddrs, l.total, &t);
 	} else {
 		size_t nt;
-		struct target *t = hot_functions(&s, v, n, &nt);
+		struct target *t = hot_functions(&l.set, l.addrs, l.naddrs, &nt);
 		if (nt == 0)
 			die("annotate: no sample falls in a function that the modules' files name");
-		for (size_t i = 0; i < nt && i < nfn; i++)
-			annotate(&s, v, n, total, &t[i]);
+		for (size_t i = 0; i < nt && i < l.count; i++)
+			annotate(&l.set, l.addrs, l.naddrs, l.total, &t[i]);
 		free(t);
 	}
 	finish_stdout();
-	free(v);
-	pset_free(&s);
-	symtab_free_all();
-	source_free_all();
+	listing_close(&l);
 	return 0;
 }

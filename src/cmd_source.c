@@ -3,11 +3,11 @@
  * gcov print one: every line of a source file with its samples and share,
  * the hot lines marked.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "listing.h"
 #include "pset.h"
 #include "source.h"
 #include "symtab.h"
@@ -134,68 +134,34 @@ static int ends_with_path(const char *path, const char *tail)
 
 int cmd_source(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "files", required_argument, NULL, 'n' },
-		{ "source-dir", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-	size_t nfiles = 1;
-	char *end;
-	while ((c = getopt_long(argc, argv, "n:S:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			nfiles = strtoul(optarg, &end, 10);
-			if (*end || optarg[0] == '-' || optarg[0] == '\0')
-				die("source: -n wants a number of files, not '%s'", optarg);
-			break;
-		case 'S':
-			source_add_dir(optarg);
-			break;
-		default:
-			return usage_exit(usage, c == 'h');
-		}
-	}
-	if (optind >= argc)
-		return usage_exit(usage, 0);
-	const char *want = NULL;
-	if (argc - optind >= 2 && !is_profile(argv[optind]))
-		want = argv[optind++];
-
-	struct pset s;
-	char err[512];
-	if (pset_load(&s, argv + optind, (size_t)(argc - optind), err, sizeof err) != 0)
-		die("%s", err);
-	struct pset_addr *v;
-	size_t n, nf = 0, capf = 0;
-	uint64_t total = pset_addresses(&s, &v, &n);
+	struct listing l;
+	int status;
+	if (listing_open(argc, argv, usage, "files", 1, &l, &status) != 0)
+		return status;
+	size_t nf = 0, capf = 0;
 	struct file *files = NULL;
-	for (size_t i = 0; i < n; i++) {
-		const struct pset_module *g = &s.mods[v[i].module];
+	for (size_t i = 0; i < l.naddrs; i++) {
+		const struct pset_module *g = &l.set.mods[l.addrs[i].module];
 		struct srcline sl;
-		if (symtab_srcline(symtab_get(g->path, g->build_id, g->build_id_len), v[i].addr, &sl) == 0)
-			add(&files, &nf, &capf, sl.file, sl.line, v[i].samples);
+		if (symtab_srcline(symtab_get(g->path, g->build_id, g->build_id_len), l.addrs[i].addr, &sl) == 0)
+			add(&files, &nf, &capf, sl.file, sl.line, l.addrs[i].samples);
 	}
 	qsort(files, nf, sizeof *files, cmp_files);
 	size_t shown = 0;
 	for (size_t i = 0; i < nf; i++) {
-		if (want ? !ends_with_path(files[i].path, want) : shown >= nfiles)
+		if (l.target ? !ends_with_path(files[i].path, l.target) : shown >= l.count)
 			continue;
 		qsort(files[i].lines, files[i].nlines, sizeof *files[i].lines, cmp_lines);
-		list(&files[i], total);
+		list(&files[i], l.total);
 		shown++;
 	}
 	if (shown == 0)
-		die(want ? "source: no samples in a source file named '%s'" : "source: no samples have line information%s",
-		    want ? want : " (no DWARF debug info; install the -dbg or -dbgsym package?)");
+		die(l.target ? "source: no samples in a source file named '%s'" : "source: no samples have line information%s",
+		    l.target ? l.target : " (no DWARF debug info; install the -dbg or -dbgsym package?)");
 	finish_stdout();
 	for (size_t i = 0; i < nf; i++)
 		free(files[i].lines);
 	free(files);
-	free(v);
-	pset_free(&s);
-	symtab_free_all();
-	source_free_all();
+	listing_close(&l);
 	return 0;
 }

@@ -106,6 +106,15 @@ static size_t shown_rows(const struct agg *a, const struct sum_opts *o)
 	return rows;
 }
 
+/* Row i's share and its 95% Wilson interval, in percent. */
+static void row_share(const struct agg *a, size_t i, double *pct, double *lo, double *hi)
+{
+	*pct = a->total ? 100.0 * (double)a->rows[i].samples / (double)a->total : 0;
+	stats_wilson(a->rows[i].samples, a->total, STATS_Z95, lo, hi);
+	*lo *= 100;
+	*hi *= 100;
+}
+
 /* The text form of a key value: module paths print as base names. */
 static const char *shown(const char *key, const char *value)
 {
@@ -131,14 +140,12 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 	double cum = 0;
 	for (size_t i = 0; i < rows; i++) {
 		const struct agg_row *r = &a->rows[i];
-		double pct = a->total ? 100.0 * (double)r->samples / (double)a->total : 0;
+		double pct, lo, hi;
+		row_share(a, i, &pct, &lo, &hi);
 		cum += pct;
-		double lo, hi;
-		stats_wilson(r->samples, a->total, STATS_Z95, &lo, &hi);
 		fprintf(out, "%s%9llu %7.0f %6.2f%% %5.2f%% [%5.2f, %5.2f] %6.2f%%",
 			r->samples < SUM_FEW_SAMPLES ? "?" : " ", (unsigned long long)r->samples,
-			stats_stderr(r->samples), pct, stats_stderr_percent(r->samples, a->total), 100 * lo,
-			100 * hi, cum);
+			stats_stderr(r->samples), pct, stats_stderr_percent(r->samples, a->total), lo, hi, cum);
 		for (size_t k = 0; k < a->nkeys; k++) {
 			const char *val = shown(keys[k], r->key[k]);
 			if (k + 1 < a->nkeys)
@@ -170,13 +177,11 @@ static void print_tsv(FILE *out, const struct agg *a, char **keys, size_t rows)
 	double cum = 0;
 	for (size_t i = 0; i < rows; i++) {
 		const struct agg_row *r = &a->rows[i];
-		double pct = a->total ? 100.0 * (double)r->samples / (double)a->total : 0;
+		double pct, lo, hi;
+		row_share(a, i, &pct, &lo, &hi);
 		cum += pct;
-		double lo, hi;
-		stats_wilson(r->samples, a->total, STATS_Z95, &lo, &hi);
 		fprintf(out, "%llu\t%.3f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f", (unsigned long long)r->samples,
-			stats_stderr(r->samples), pct, stats_stderr_percent(r->samples, a->total), 100 * lo, 100 * hi,
-			cum);
+			stats_stderr(r->samples), pct, stats_stderr_percent(r->samples, a->total), lo, hi, cum);
 		for (size_t k = 0; k < a->nkeys; k++)
 			fprintf(out, "\t%s", r->key[k]);
 		fputc('\n', out);

@@ -48,36 +48,33 @@ void stats_newcombe(uint64_t k1, uint64_t n1, uint64_t k2, uint64_t n2, double z
  * x < (a+1)/(a+b+2), and the symmetry I_x(a,b) = 1 - I_{1-x}(b,a) covers
  * the rest.
  */
+/* One step of the modified Lentz method: fold in the term num. */
+static double lentz_step(double *c, double *d, double num)
+{
+	const double tiny = 1e-300;
+	*d = 1 + num * *d;
+	*c = 1 + num / *c;
+	if (fabs(*d) < tiny)
+		*d = tiny;
+	if (fabs(*c) < tiny)
+		*c = tiny;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
 static double beta_fraction(double a, double b, double x)
 {
-	const double tiny = 1e-300, eps = 1e-15;
 	double c = 1, d = 1 - (a + b) * x / (a + 1);
-	if (fabs(d) < tiny)
-		d = tiny;
+	if (fabs(d) < 1e-300)
+		d = 1e-300;
 	d = 1 / d;
 	double f = d;
 	for (int m = 1; m <= 1000000; m++) {
 		double m2 = 2.0 * m;
-		double num = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-		d = 1 + num * d;
-		c = 1 + num / c;
-		if (fabs(d) < tiny)
-			d = tiny;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		f *= d * c;
-		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-		d = 1 + num * d;
-		c = 1 + num / c;
-		if (fabs(d) < tiny)
-			d = tiny;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		double step = d * c;
+		f *= lentz_step(&c, &d, m * (b - m) * x / ((a + m2 - 1) * (a + m2)));
+		double step = lentz_step(&c, &d, -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1)));
 		f *= step;
-		if (fabs(step - 1) < eps)
+		if (fabs(step - 1) < 1e-15)
 			break;
 	}
 	return f;

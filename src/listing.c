@@ -1,0 +1,59 @@
+/* listing.c - see listing.h. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "listing.h"
+#include "source.h"
+#include "symtab.h"
+#include "util.h"
+
+int listing_open(int argc, char **argv, const char *usage, const char *count_name, size_t count,
+		 struct listing *l, int *status)
+{
+	const struct option opts[] = {
+		{ count_name, required_argument, NULL, 'n' },
+		{ "source-dir", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	char *end, err[512];
+	memset(l, 0, sizeof *l);
+	l->count = count;
+	while ((c = getopt_long(argc, argv, "n:S:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			l->count = strtoul(optarg, &end, 10);
+			if (*end || optarg[0] == '-' || optarg[0] == '\0')
+				die("%s: -n wants a number of %s, not '%s'", argv[0], count_name, optarg);
+			break;
+		case 'S':
+			source_add_dir(optarg);
+			break;
+		default:
+			*status = usage_exit(usage, c == 'h');
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		*status = usage_exit(usage, 0);
+		return -1;
+	}
+	/* the first operand is a target unless it is a profile */
+	if (argc - optind >= 2 && !is_profile(argv[optind]))
+		l->target = argv[optind++];
+	if (pset_load(&l->set, argv + optind, (size_t)(argc - optind), err, sizeof err) != 0)
+		die("%s", err);
+	l->total = pset_addresses(&l->set, &l->addrs, &l->naddrs);
+	return 0;
+}
+
+void listing_close(struct listing *l)
+{
+	free(l->addrs);
+	pset_free(&l->set);
+	symtab_free_all();
+	source_free_all();
+}
