@@ -21,6 +21,10 @@
  * A symbolic link planted under either name is never followed: link(2)
  * does not follow it, and the temporary file is opened with O_EXCL |
  * O_NOFOLLOW.
+ *
+ * The file's blocks are reserved before it is mapped (reserve()), so a
+ * full disk or an exhausted quota is a warning and not a SIGBUS in the
+ * profiled program.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -155,6 +159,33 @@ int rt_output_prepare(const char *name, unsigned slots_log2)
 	return 0;
 }
 
+/*
+ * async-signal-safe: give the file all its blocks now.  A shared mapping
+ * of a sparse file raises SIGBUS in the program when a page is first
+ * written and the disk is full; reserving the space up front turns that
+ * into an error here, before anything is mapped.
+ */
+static int reserve(int fd, uint64_t size)
+{
+	static const char zeros[4096];
+
+	if (fallocate(fd, 0, 0, (off_t)size) == 0)
+		return 0;
+	if (errno != EOPNOTSUPP && errno != ENOSYS)
+		return -1;
+	/* a file system without fallocate: write the zeros ourselves */
+	for (uint64_t off = 0; off < size;) {
+		size_t n = size - off < sizeof zeros ? (size_t)(size - off) : sizeof zeros;
+		ssize_t w = pwrite(fd, zeros, n, (off_t)off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		off += (uint64_t)w;
+	}
+	return 0;
+}
+
 /* async-signal-safe: append s to buf at *n, if it fits. */
 static int put(char *buf, size_t cap, size_t *n, const char *s, size_t len)
 {
@@ -218,9 +249,9 @@ int rt_output_create(void)
 		err = errno;
 		goto fail;
 	}
-	if (ftruncate(fd, (off_t)size) != 0) {
+	if (reserve(fd, size) != 0) {
 		err = errno;
-		step = "cannot size the profile";
+		step = "cannot reserve disk space for the profile";
 		goto fail;
 	}
 	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
