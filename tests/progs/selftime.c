@@ -1,8 +1,11 @@
 /*
  * selftime.c - a workload that knows the truth about itself.
  *
- * Three functions burn CPU in the proportions 5:3:2, in turns of about
- * 10 ms, and each measures its own CPU time with CLOCK_THREAD_CPUTIME_ID.
+ * Three functions burn CPU in turns of a few milliseconds, and each
+ * measures its own CPU time with CLOCK_THREAD_CPUTIME_ID.  The work of
+ * each turn is drawn at random (fixed seed): a strictly periodic loop can
+ * lock in phase with the kernel's tick, and then every sample lands on the
+ * same code (see "Aliasing" in libpct(3)).
  * At exit the program prints, on stdout, one line per function:
  *   function<TAB>cpu_ns
  * so a test can compare pct's report with what really happened.
@@ -66,11 +69,13 @@ int main(int argc, char **argv)
 		return 3;
 	}
 #endif
+	uint32_t r = 2463534242u;   /* xorshift32, fixed seed */
 	start = now_ns();
 	while (now_ns() - start < (uint64_t)(seconds * 1e9)) {
-		t0 = now_ns(); work_a(5); t[0] += now_ns() - t0;
-		t0 = now_ns(); work_b(3); t[1] += now_ns() - t0;
-		t0 = now_ns(); work_c(2); t[2] += now_ns() - t0;
+		r ^= r << 13, r ^= r >> 17, r ^= r << 5;
+		t0 = now_ns(); work_a(3 + (int)(r % 5)); t[0] += now_ns() - t0;
+		t0 = now_ns(); work_b(1 + (int)(r / 5 % 5)); t[1] += now_ns() - t0;
+		t0 = now_ns(); work_c(1 + (int)(r / 25 % 3)); t[2] += now_ns() - t0;
 	}
 	printf("work_a\t%llu\nwork_b\t%llu\nwork_c\t%llu\n", (unsigned long long)t[0],
 	       (unsigned long long)t[1], (unsigned long long)t[2]);
