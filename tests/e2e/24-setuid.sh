@@ -8,7 +8,7 @@ mkdir suid && chmod 777 suid
 cp "$PROGS/selftime-static" suid/prog && chmod 4755 suid/prog
 (cd suid && PCT=s.pct setpriv --reuid=65534 --regid=65534 --clear-groups ./prog 0.3 >/dev/null) || fail "setuid run failed"
 [ -z "$(ls suid | grep pct)" ] || fail "a setuid program was profiled: $(ls suid)"
-chmod 2755 suid/prog && chgrp 0 suid/prog
+chgrp 0 suid/prog && chmod 2755 suid/prog && [ -g suid/prog ] || fail "cannot make a setgid copy"
 (cd suid && PCT=s.pct setpriv --reuid=65534 --regid=65534 --clear-groups ./prog 0.3 >/dev/null) || fail "setgid run failed"
 [ -z "$(ls suid | grep pct)" ] || fail "a setgid program was profiled: $(ls suid)"
 # control: the same binary without the bits is profiled
