@@ -30,9 +30,10 @@ all: $(B)/bin/pct $(B)/lib/libpct.so $(B)/lib/libpct.a
 
 # The runtime: libc only, hidden symbols, no stack protector or other
 # instrumentation on the signal path.
+LIB_CFLAGS ?= $(CFLAGS)
 $(B)/obj/lib/%.o: lib/%.c lib/*.h include/*.h
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -fno-stack-protector -c -o $@ $<
+	$(CC) -std=gnu11 $(WARN) $(LIB_CFLAGS) -Iinclude -fPIC -fvisibility=hidden -fno-stack-protector -c -o $@ $<
 
 $(B)/lib/libpct.so: $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -48,13 +49,17 @@ $(B)/obj/src/%.o: src/%.c src/*.h include/*.h
 
 $(B)/bin/pct: $(TOOL_OBJ)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $(TOOL_OBJ) $(TOOL_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(TOOL_LIBS)
 
 $(B)/tests/test_%: tests/unit/test_%.c tests/unit/unit.h $(CORE_OBJ) $(B)/lib/libpct.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Isrc -Ilib -o $@ $< $(CORE_OBJ) $(B)/lib/libpct.a $(TOOL_LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -Isrc -Ilib -o $@ $< $(CORE_OBJ) $(B)/lib/libpct.a $(TOOL_LIBS)
 
-unit: $(UNIT_BIN)
+$(B)/tests/replay: tests/fuzz/replay.c tests/fuzz/fuzz_profile.c $(CORE_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -Isrc -o $@ tests/fuzz/replay.c tests/fuzz/fuzz_profile.c $(CORE_OBJ) $(TOOL_LIBS)
+
+unit: $(UNIT_BIN) $(B)/tests/replay
 
 deps:
 	@scripts/deps.sh
@@ -62,8 +67,42 @@ deps:
 demo: deps all
 	@scripts/demo.sh
 
+# Every test: the suite, the suite again built with ASan and UBSan, and
+# a fuzzing run of FUZZ_SECONDS.
 check: deps all unit progs
 	@tests/run.sh
+	@$(MAKE) --no-print-directory check-san
+	@$(MAKE) --no-print-directory fuzz
+
+# The tools and unit tests with AddressSanitizer and UBSan (the runtime
+# stays plain: it is preloaded into programs that have no ASan runtime).
+SAN := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+check-san:
+	@$(MAKE) --no-print-directory B=build-san CFLAGS="$(SAN)" LDFLAGS="-fsanitize=address,undefined" \
+		LIB_CFLAGS="-O2 -g" all unit progs >/dev/null
+	@echo "== the suite with ASan and UBSan (build-san)"
+	@PCT_BUILD=build-san ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh
+
+# libFuzzer with clang over the reader and the report path, from the
+# committed seeds; a finding is copied to tests/fuzz/regressions/.
+FUZZ_SECONDS ?= 60
+FB := build-fuzz
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -Iinclude -Isrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+fuzz: $(FB)/fuzz_profile
+	@rm -rf $(FB)/corpus $(FB)/crashes && mkdir -p $(FB)/corpus $(FB)/crashes
+	@echo "== fuzzing the reader and report path for $(FUZZ_SECONDS) s"
+	@$(FB)/fuzz_profile -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+		-close_fd_mask=2 -print_final_stats=1 -artifact_prefix=$(FB)/crashes/ \
+		$(FB)/corpus tests/fuzz/seeds > $(FB)/fuzz.log 2>&1; rc=$$?; \
+		grep -E '^#[0-9]+.DONE|stat::number_of_executed_units|stat::peak_rss_mb' $(FB)/fuzz.log; \
+		echo "corpus: $$(ls $(FB)/corpus | wc -l) inputs"; \
+		if [ $$rc -ne 0 ] || [ -n "$$(ls $(FB)/crashes)" ]; then \
+			cp $(FB)/crashes/* tests/fuzz/regressions/ 2>/dev/null; tail -40 $(FB)/fuzz.log; \
+			echo "fuzz: FAILED, findings copied to tests/fuzz/regressions/"; exit 1; fi; \
+		echo "fuzz: 1 passed, 0 failed"
+$(FB)/fuzz_profile: tests/fuzz/fuzz_profile.c $(filter-out src/pct.c,$(TOOL_SRC)) src/*.h include/*.h
+	@mkdir -p $(@D)
+	clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_profile.c $(filter-out src/pct.c,$(TOOL_SRC)) $(TOOL_LIBS)
 
 bench: deps all progs
 	@for b in bench/*.sh; do echo "== $$b"; $$b || exit 1; done
@@ -78,9 +117,9 @@ install: all
 		install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man$$s/; done
 
 clean:
-	rm -rf $(B)
+	rm -rf build build-san build-fuzz
 
-.PHONY: all unit deps demo check bench install clean
+.PHONY: all unit deps demo check check-san fuzz bench install clean
 
 # Test workloads: built with -g, frame pointers or not as the compiler likes.
 PROG_CFLAGS := -std=gnu11 -O2 -g -Iinclude

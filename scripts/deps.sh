@@ -3,17 +3,25 @@
 # missing: the build and test set, plus the peers the benchmarks compare
 # with when "bench" is given.  Does nothing when all are present.
 set -eu
-need="libdw-dev libelf-dev libcapstone-dev zlib1g-dev libc6-dev xz-utils gzip python3 binutils"
+need="libdw-dev libelf-dev libcapstone-dev zlib1g-dev libc6-dev xz-utils gzip python3 binutils clang util-linux"
 [ "${1:-}" = bench ] && need="$need google-perftools libgoogle-perftools4 linux-perf python3-dbg"
 missing=
 for p in $need; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
-echo "pct: installing Debian packages:$missing"
-if [ "$(id -u)" -eq 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; else
-	echo "pct: need root or sudo to install:$missing" >&2; exit 1
-fi
+if [ "$(id -u)" -eq 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; else sudo=false; fi
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+if [ -n "$missing" ]; then
+	echo "pct: installing Debian packages:$missing"
+	[ "$sudo" = false ] && { echo "pct: need root or sudo to install:$missing" >&2; exit 1; }
+	$sudo apt-get update -qq
+	$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+# libFuzzer and the sanitizer runtimes ship apart from clang itself
+fuzz_ok() { echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }' |
+	clang -x c -fsanitize=fuzzer,address,undefined -o /dev/null - >/dev/null 2>&1; }
+if command -v clang >/dev/null && ! fuzz_ok; then
+	v=$(clang --version | sed -n 's/.*version \([0-9]*\).*/\1/p' | head -1)
+	echo "pct: installing libclang-rt-$v-dev (libFuzzer)"
+	$sudo apt-get install -y -qq --no-install-recommends "libclang-rt-$v-dev" >/dev/null
+fi

@@ -88,7 +88,7 @@ static int cmp_rows(const void *pa, const void *pb)
 void agg_sort(struct agg *a)
 {
 	sort_nkeys = a->nkeys;
-	qsort(a->rows, a->nrows, sizeof *a->rows, cmp_rows);
+	sort(a->rows, a->nrows, sizeof *a->rows, cmp_rows);
 	rehash(a, a->nslots ? a->nslots : 64);
 }
 

@@ -76,7 +76,7 @@ static struct target *hot_functions(const struct pset *s, const struct pset_addr
 		t[*slot].samples += v[i].samples;
 	}
 	u64map_free(&index);
-	qsort(t, *nt, sizeof *t, cmp_targets);
+	sort(t, *nt, sizeof *t, cmp_targets);
 	return t;
 }
 

@@ -80,7 +80,7 @@ void stage_dump(const struct pset *s, FILE *out)
 			}
 			rows[*slot].samples += smp->count;
 		}
-	qsort(rows, nrows, sizeof *rows, cmp_drow);
+	sort(rows, nrows, sizeof *rows, cmp_drow);
 
 	char hex[2 * PCT_BUILD_ID_MAX + 1];
 	write_meta(s, out);

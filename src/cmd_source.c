@@ -146,12 +146,12 @@ int cmd_source(int argc, char **argv)
 		if (symtab_srcline(symtab_get(g->path, g->build_id, g->build_id_len), l.addrs[i].addr, &sl) == 0)
 			add(&files, &nf, &capf, sl.file, sl.line, l.addrs[i].samples);
 	}
-	qsort(files, nf, sizeof *files, cmp_files);
+	sort(files, nf, sizeof *files, cmp_files);
 	size_t shown = 0;
 	for (size_t i = 0; i < nf; i++) {
 		if (l.target ? !ends_with_path(files[i].path, l.target) : shown >= l.count)
 			continue;
-		qsort(files[i].lines, files[i].nlines, sizeof *files[i].lines, cmp_lines);
+		sort(files[i].lines, files[i].nlines, sizeof *files[i].lines, cmp_lines);
 		list(&files[i], l.total);
 		shown++;
 	}

@@ -67,5 +67,5 @@ static int cmp_rows(const void *pa, const void *pb)
 void diff_sort(struct diff_row *rows, size_t n, size_t nkeys)
 {
 	sort_nkeys = nkeys;
-	qsort(rows, n, sizeof *rows, cmp_rows);
+	sort(rows, n, sizeof *rows, cmp_rows);
 }

@@ -92,6 +92,8 @@ static int check_header(const struct pct_header *h, uint64_t size, const char *f
 	    !in_file(h->modules_offset, (uint64_t)h->modules_max * h->module_size, size))
 		return fail(err, errlen, file, "module table (%u records at offset %llu) lies outside the file",
 			    h->modules_max, (unsigned long long)h->modules_offset);
+	if (h->modules_offset % 8 != 0 || h->table_offset % 8 != 0)
+		return fail(err, errlen, file, "module table or sample table is not 8-byte aligned");
 	if (h->modules_count > h->modules_max)
 		return fail(err, errlen, file, "modules_count %u exceeds modules_max %u", h->modules_count, h->modules_max);
 	if (!in_file(h->strings_offset, h->strings_size, size) || h->strings_used > h->strings_size)
@@ -181,14 +183,46 @@ static int read_table(struct profile *p, const struct pct_entry *e, const char *
 	return 0;
 }
 
+int profile_parse(const char *name, const void *data, size_t size, struct profile *p, char *err, size_t errlen)
+{
+	const char *buf = data;
+
+	memset(p, 0, sizeof *p);
+	p->file = xstrdup(name);
+	if (size < sizeof(struct pct_header)) {
+		fail(err, errlen, name, "only %zu bytes: too short for a pct header (%zu)", size,
+		     sizeof(struct pct_header));
+		goto bad;
+	}
+	memcpy(&p->hdr, buf, sizeof p->hdr);
+	if (check_header(&p->hdr, size, name, err, errlen) != 0)
+		goto bad;
+	const char *pool = buf + p->hdr.strings_offset;
+	if (read_modules(p, pool, name, err, errlen, (const struct pct_module *)(buf + p->hdr.modules_offset)) != 0)
+		goto bad;
+	if (read_table(p, (const struct pct_entry *)(buf + p->hdr.table_offset), name, err, errlen) != 0)
+		goto bad;
+	p->cmdline = xmalloc(p->hdr.cmdline_len + 1);
+	memcpy(p->cmdline, pool + p->hdr.cmdline_offset, p->hdr.cmdline_len);
+	p->cmdline[p->hdr.cmdline_len] = '\0';
+	for (uint32_t i = 0; i + 1 < p->hdr.cmdline_len; i++)
+		if (p->cmdline[i] == '\0')
+			p->cmdline[i] = ' ';
+	p->cpu_ns = p->hdr.cpu_last_ns - p->hdr.cpu_start_ns;
+	return 0;
+bad:
+	profile_free(p);
+	return -1;
+}
+
 int profile_read(const char *file, struct profile *p, char *err, size_t errlen)
 {
 	struct stat st;
+	struct pct_header h;
 	char *buf = NULL;
 	int fd, rc = -1;
 
 	memset(p, 0, sizeof *p);
-	p->file = xstrdup(file);
 	fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return fail(err, errlen, file, "%s", strerror(errno));
@@ -215,38 +249,19 @@ int profile_read(const char *file, struct profile *p, char *err, size_t errlen)
 		fail(err, errlen, file, "read failed or file shrank: %s", errno ? strerror(errno) : "short read");
 		goto out;
 	}
-	memcpy(&p->hdr, buf, sizeof p->hdr);
-	if (check_header(&p->hdr, size, file, err, errlen) != 0)
+	memcpy(&h, buf, sizeof h);
+	if (check_header(&h, size, file, err, errlen) != 0)
 		goto out;
 	/* Re-read everything before the table: it is at least as new as the
 	 * table copy, so it lists every module the table refers to. */
-	if (read_all(fd, buf, p->hdr.table_offset, 0) != 0) {
+	if (read_all(fd, buf, h.table_offset, 0) != 0) {
 		fail(err, errlen, file, "second read failed: %s", strerror(errno));
 		goto out;
 	}
-	memcpy(&p->hdr, buf, sizeof p->hdr);
-	if (check_header(&p->hdr, size, file, err, errlen) != 0)
-		goto out;
-	const char *pool = buf + p->hdr.strings_offset;
-	if (read_modules(p, pool, file, err, errlen,
-			 (const struct pct_module *)(buf + p->hdr.modules_offset)) != 0)
-		goto out;
-	if (read_table(p, (const struct pct_entry *)(buf + p->hdr.table_offset), file, err, errlen) != 0)
-		goto out;
-
-	p->cmdline = xmalloc(p->hdr.cmdline_len + 1);
-	memcpy(p->cmdline, pool + p->hdr.cmdline_offset, p->hdr.cmdline_len);
-	p->cmdline[p->hdr.cmdline_len] = '\0';
-	for (uint32_t i = 0; i + 1 < p->hdr.cmdline_len; i++)
-		if (p->cmdline[i] == '\0')
-			p->cmdline[i] = ' ';
-	p->cpu_ns = p->hdr.cpu_last_ns - p->hdr.cpu_start_ns;
-	rc = 0;
+	rc = profile_parse(file, buf, size, p, err, errlen);
 out:
 	free(buf);
 	close(fd);
-	if (rc != 0)
-		profile_free(p);
 	return rc;
 }
 

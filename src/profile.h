@@ -49,6 +49,9 @@ struct profile {
  * a consistent snapshot: samples may be a few behind the header counters.
  */
 int profile_read(const char *file, struct profile *p, char *err, size_t errlen);
+/* The same checks on a profile already in memory (size bytes at data,
+ * 8-byte aligned), named name in messages. */
+int profile_parse(const char *name, const void *data, size_t size, struct profile *p, char *err, size_t errlen);
 void profile_free(struct profile *p);
 
 /* Samples per second of the dimension (Hz), or 0 if unknown. */

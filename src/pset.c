@@ -27,30 +27,38 @@ static uint32_t intern_module(struct pset *s, const struct profile_module *m)
 	return (uint32_t)s->nmods++;
 }
 
+int pset_add(struct pset *s, struct profile *p, char *err, size_t errlen)
+{
+	size_t f = s->nprofiles;
+	grow(&s->profiles, &s->capprofiles, f + 1, sizeof *s->profiles);
+	grow(&s->modmap, &s->capmodmap, f + 1, sizeof *s->modmap);
+	s->profiles[f] = *p;
+	s->modmap[f] = NULL;
+	s->nprofiles++;
+	const struct pct_header *h0 = &s->profiles[0].hdr;
+	if (strcmp(p->hdr.dimension, h0->dimension) != 0 || p->hdr.mechanism != h0->mechanism) {
+		snprintf(err, errlen, "'%s' measures %s (mechanism %u) but '%s' measures %s (mechanism %u); "
+			 "they cannot be summed", p->file, p->hdr.dimension, p->hdr.mechanism,
+			 s->profiles[0].file, h0->dimension, h0->mechanism);
+		return -1;
+	}
+	s->modmap[f] = xcalloc(p->nmodules, sizeof **s->modmap);
+	for (size_t i = 0; i < p->nmodules; i++)
+		s->modmap[f][i] = intern_module(s, &p->modules[i]);
+	s->total += p->total;
+	s->dropped += p->hdr.dropped;
+	s->cpu_ns += p->cpu_ns;
+	s->runs += p->hdr.runs ? p->hdr.runs : 1;
+	return 0;
+}
+
 int pset_load(struct pset *s, char *const *files, size_t nfiles, char *err, size_t errlen)
 {
 	memset(s, 0, sizeof *s);
-	s->profiles = xcalloc(nfiles, sizeof *s->profiles);
-	s->modmap = xcalloc(nfiles, sizeof *s->modmap);
 	for (size_t f = 0; f < nfiles; f++) {
-		struct profile *p = &s->profiles[f];
-		if (profile_read(files[f], p, err, errlen) != 0)
+		struct profile p;
+		if (profile_read(files[f], &p, err, errlen) != 0 || pset_add(s, &p, err, errlen) != 0)
 			return -1;
-		s->nprofiles++;
-		const struct pct_header *h0 = &s->profiles[0].hdr;
-		if (strcmp(p->hdr.dimension, h0->dimension) != 0 || p->hdr.mechanism != h0->mechanism) {
-			snprintf(err, errlen, "'%s' measures %s (mechanism %u) but '%s' measures %s (mechanism %u); "
-				 "they cannot be summed", files[f], p->hdr.dimension, p->hdr.mechanism,
-				 files[0], h0->dimension, h0->mechanism);
-			return -1;
-		}
-		s->modmap[f] = xcalloc(p->nmodules, sizeof **s->modmap);
-		for (size_t i = 0; i < p->nmodules; i++)
-			s->modmap[f][i] = intern_module(s, &p->modules[i]);
-		s->total += p->total;
-		s->dropped += p->hdr.dropped;
-		s->cpu_ns += p->cpu_ns;
-		s->runs += p->hdr.runs ? p->hdr.runs : 1;
 	}
 	return 0;
 }

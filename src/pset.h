@@ -23,10 +23,11 @@ struct pset_module {
 
 struct pset {
 	struct profile *profiles;
-	size_t nprofiles;
+	size_t nprofiles, capprofiles;
 	struct pset_module *mods;
 	size_t nmods, capmods;
 	uint32_t **modmap;             /* [profile][local module] -> mods index */
+	size_t capmodmap;
 	uint64_t total;                /* samples in all tables */
 	uint64_t dropped;              /* samples lost to full tables */
 	uint64_t cpu_ns;               /* CPU time covered, all files */
@@ -39,6 +40,9 @@ struct pset {
  * (dimension or mechanism).
  */
 int pset_load(struct pset *s, char *const *files, size_t nfiles, char *err, size_t errlen);
+/* Add a profile already read (pset_add takes it over, even on error, when
+ * it measures something else than the set). */
+int pset_add(struct pset *s, struct profile *p, char *err, size_t errlen);
 void pset_free(struct pset *s);
 
 /* The global module of sample i of profile p, or PSET_NO_MODULE. */

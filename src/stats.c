@@ -170,7 +170,7 @@ void stats_holm(const double *p, size_t n, double *q)
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
 	sort_p = p;
-	qsort(idx, n, sizeof *idx, cmp_index);
+	sort(idx, n, sizeof *idx, cmp_index);
 	double run = 0;
 	for (size_t r = 0; r < n; r++) {   /* smallest p first, times m, m-1, ... */
 		double v = p[idx[r]] * (double)(n - r);

@@ -313,7 +313,7 @@ static void load_symbols(struct symtab *st)
 		st->syms[st->nsyms++] = (struct fsym){ a - st->bias, sym.st_size, name,
 						       GELF_ST_BIND(sym.st_info) != STB_LOCAL };
 	}
-	qsort(st->syms, st->nsyms, sizeof *st->syms, cmp_fsym);
+	sort(st->syms, st->nsyms, sizeof *st->syms, cmp_fsym);
 	size_t k = 0;   /* keep the preferred symbol at each address */
 	for (size_t i = 0; i < st->nsyms; i++)
 		if (k == 0 || st->syms[k - 1].start != st->syms[i].start)
@@ -495,7 +495,7 @@ static struct cu_inlines *cu_index(struct symtab *st, Dwarf_Die *cu)
 	struct walk w = { .st = st, .ci = ci, .cu = cu };
 	dwarf_getsrcfiles(cu, &w.files, &w.nfiles);
 	walk_dies(&w, cu, -1, 0);
-	qsort(w.ev, w.nev, sizeof *w.ev, cmp_events);
+	sort(w.ev, w.nev, sizeof *w.ev, cmp_events);
 	/* sweep: between consecutive event points, the deepest open entry */
 	int *open = NULL;
 	size_t nopen = 0, capopen = 0, capseg = 0;

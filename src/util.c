@@ -89,6 +89,12 @@ void grow(void *p, size_t *cap, size_t need, size_t size)
 	*cap = n;
 }
 
+void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
 void finish_stdout(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout))

@@ -24,6 +24,10 @@ __attribute__((format(printf, 1, 2))) char *xasprintf(const char *fmt, ...);
 /* Grow *p (an array of *cap elements of size bytes) to hold at least need. */
 void grow(void *p, size_t *cap, size_t need, size_t size);
 
+/* qsort(3) that accepts an empty array given as NULL (qsort's pointer
+ * must not be NULL even for 0 elements). */
+void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
 /* Flush stdout and die if anything written to it was lost. */
 void finish_stdout(void);
 

@@ -5,6 +5,8 @@
 # reason) or anything else (fail).  Usage: tests/run.sh [PATTERN]
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
+build=${PCT_BUILD:-build}          # the build to test (build-san: sanitized)
+export PCT_BUILD=$build
 pattern=${1:-}
 pass=0 fail=0 skip=0 failed=()
 unset PCT PCT_HZ PCT_SLOTS PCT_QUIET PCT_LIB
@@ -24,11 +26,15 @@ run() {
 	rm -f "$log"
 }
 
-for t in "$root"/build/tests/test_*; do
+for t in "$root/$build"/tests/test_*; do
 	[ -x "$t" ] || continue
 	[[ -n $pattern && $(basename "$t") != *$pattern* ]] && continue
 	run "unit/$(basename "$t")" "$t"
 done
+# the fuzz target over its seeds and every regression file found so far
+if [ -x "$root/$build/tests/replay" ] && [[ -z $pattern || replay == *$pattern* ]]; then
+	run "unit/fuzz-replay" "$root/$build/tests/replay" "$root"/tests/fuzz/seeds/* $(ls "$root"/tests/fuzz/regressions/* 2>/dev/null)
+fi
 for t in "$root"/tests/e2e/[0-9]*.sh; do
 	[[ -n $pattern && $(basename "$t") != *$pattern* ]] && continue
 	run "e2e/$(basename "$t" .sh)" bash "$t"

@@ -3,9 +3,10 @@
 # directory (removed at exit), fail/skip helpers, and check_truth.
 set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-PCTBIN=$ROOT/build/bin/pct
-LIBPCT=$ROOT/build/lib/libpct.so
-PROGS=$ROOT/build/tests/progs
+B=${PCT_BUILD:-build}             # tests/run.sh sets it: build, or build-san
+PCTBIN=$ROOT/$B/bin/pct
+LIBPCT=$ROOT/$B/lib/libpct.so
+PROGS=$ROOT/$B/tests/progs
 SCRATCH=$(mktemp -d /tmp/pct-e2e.XXXXXX)
 trap 'rm -rf "$SCRATCH"' EXIT
 cd "$SCRATCH" || exit 1

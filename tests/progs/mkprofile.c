@@ -66,7 +66,7 @@ static uint64_t next(void)
 
 static int write_profile(const char *out)
 {
-	uint64_t slots = 1024, total = 0;
+	uint64_t slots = 64, total = 0;   /* compact: these files also seed the fuzzer */
 	while (slots < 2 * nrows)
 		slots *= 2;
 	struct pct_header h;
@@ -86,9 +86,11 @@ static int write_profile(const char *out)
 	h.end_time_ns = h.start_time_ns + 1000000000;
 	h.modules_offset = 4096;
 	h.module_size = sizeof(struct pct_module);
-	h.modules_max = MAXMOD;
-	h.strings_offset = h.modules_offset + MAXMOD * sizeof(struct pct_module);
-	h.strings_size = 65536;
+	h.modules_max = nmods ? (uint32_t)nmods : 1;
+	h.strings_offset = h.modules_offset + h.modules_max * sizeof(struct pct_module);
+	h.strings_size = 16;
+	for (int i = 0; i < nmods; i++)
+		h.strings_size += strlen(mods[i]) + 1;
 	h.table_offset = (h.strings_offset + h.strings_size + 4095) & ~4095ull;
 	h.table_slots = slots;
 	h.entry_size = sizeof(struct pct_entry);

@@ -56,7 +56,7 @@ static uint64_t draw(const double *seconds, double period, uint64_t *counts)
 static int trial(const double *base_s, const double *new_s, int share, int *first)
 {
 	uint64_t b[K], n[K];
-	char name[K][8], *keys[K][1];
+	char name[K][16], *keys[K][1];
 	struct diff_row rows[K];
 	struct diff_setup s = { .base_period = 0.004, .new_period = 0.004, .share = share, .alpha = 0.05 };
 	s.base_total = draw(base_s, s.base_period, b);
