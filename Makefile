@@ -153,7 +153,10 @@ $(B)/tests/progs/work-half: tests/progs/work.c
 $(B)/tests/progs/work-fast: tests/progs/work.c
 	@mkdir -p $(@D)
 	$(CC) $(PROG_CFLAGS) -DA_UNITS=12 -o $@ $<
-PROGS := $(B)/tests/progs/work-full $(B)/tests/progs/work-half $(B)/tests/progs/work-fast \
+$(B)/tests/progs/die: tests/progs/die.c
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -o $@ $<
+PROGS := $(B)/tests/progs/die $(B)/tests/progs/work-full $(B)/tests/progs/work-half $(B)/tests/progs/work-fast \
 	$(B)/tests/progs/libcwork $(B)/tests/progs/hotline $(B)/tests/progs/mkprofile $(B)/tests/progs/selftime $(B)/tests/progs/selftime-static $(B)/tests/progs/selftime-manual \
 	$(B)/tests/progs/burn-exec
 progs: $(PROGS)

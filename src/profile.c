@@ -88,8 +88,10 @@ static int check_header(const struct pct_header *h, uint64_t size, const char *f
 		return fail(err, errlen, file, "module_size %u, expected %zu", h->module_size, sizeof(struct pct_module));
 	if (h->entry_size != sizeof(struct pct_entry))
 		return fail(err, errlen, file, "entry_size %u, expected %zu", h->entry_size, sizeof(struct pct_entry));
-	if (h->modules_max > PCT_MODULES_LIMIT ||
-	    !in_file(h->modules_offset, (uint64_t)h->modules_max * h->module_size, size))
+	if (h->modules_max > PCT_MODULES_LIMIT)
+		return fail(err, errlen, file, "modules_max %u exceeds the format's limit of %u modules", h->modules_max,
+			    PCT_MODULES_LIMIT);
+	if (!in_file(h->modules_offset, (uint64_t)h->modules_max * h->module_size, size))
 		return fail(err, errlen, file, "module table (%u records at offset %llu) lies outside the file",
 			    h->modules_max, (unsigned long long)h->modules_offset);
 	if (h->modules_offset % 8 != 0 || h->table_offset % 8 != 0)
@@ -120,6 +122,9 @@ static int read_modules(struct profile *p, const char *pool, const char *file, c
 	for (size_t i = 0; i < p->nmodules; i++) {
 		const struct pct_module *m = &recs[i];
 		struct profile_module *pm = &p->modules[i];
+		if (m->path_len > PCT_PATH_MAX)
+			return fail(err, errlen, file, "module %zu: path of %u bytes, longer than the limit of %d", i,
+				    m->path_len, PCT_PATH_MAX);
 		if (!in_file(m->path_offset, (uint64_t)m->path_len + 1, h->strings_used) ||
 		    pool[m->path_offset + m->path_len] != '\0' || m->path_len == 0)
 			return fail(err, errlen, file, "module %zu: path lies outside the string pool", i);

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -163,6 +164,7 @@ static void test_damage(const char *good)
 	DAMAGE(h->module_size = 8, "module_size");
 	DAMAGE(h->entry_size = 32, "entry_size");
 	DAMAGE(h->modules_count = h->modules_max + 1, "modules_count");
+	DAMAGE(h->modules_max = PCT_MODULES_LIMIT + 1, "exceeds the format's limit of 65534 modules");
 	DAMAGE(h->modules_offset = len - 8, "module table");
 	DAMAGE(h->table_slots = 3000, "sample table");
 	DAMAGE(h->table_offset = len, "sample table");
@@ -219,6 +221,52 @@ static void test_taken_name(const char *taken)
 	CHECK(strcmp(rt_g.path, want) == 0);
 }
 
+/*
+ * The runtime's limit on late modules: code that appears after start is
+ * found by rereading /proc/self/maps, at most RT_MAX_RESCANS times.  Map
+ * more separate executable regions than that and sample each once: the
+ * first ones become modules, the rest are counted as PCs in no module;
+ * no sample is lost.
+ */
+static void test_rescan_limit(void)
+{
+	enum { N = RT_MAX_RESCANS + 44 };
+	long page = sysconf(_SC_PAGESIZE);
+	char name[256];
+	snprintf(name, sizeof name, "%s/late.pct", dir);
+	CHECK(rt_output_prepare(name, 12) == 0);
+	CHECK(rt_modules_scan_loaded() == 0);
+	uint32_t before = rt_g.hdr->modules_count;
+	/* after the start-up scan: executable pages with a gap between each,
+	 * so none merge */
+	char *base = mmap(NULL, (size_t)(2 * N) * (size_t)page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(base != MAP_FAILED);
+	int ok = 1;
+	for (int i = 0; i < N; i++)
+		ok &= mprotect(base + (size_t)(2 * i) * (size_t)page, (size_t)page, PROT_READ | PROT_EXEC) == 0;
+	CHECK(ok);
+	rt_sample((uintptr_t)probe_function);      /* creates the file */
+	for (int i = 0; i < N; i++)
+		rt_sample((uintptr_t)(base + (size_t)(2 * i) * (size_t)page + 16));
+	rt_output_finish();
+	struct profile p;
+	char err[512];
+	CHECK(profile_read(name, &p, err, sizeof err) == 0);
+	CHECK(p.hdr.rescans == RT_MAX_RESCANS);
+	CHECK(p.nmodules == before + RT_MAX_RESCANS);
+	uint64_t anon = 0, unknown = 0;
+	for (size_t i = 0; i < p.nsamples; i++) {
+		if (p.samples[i].module == PROFILE_NO_MODULE)
+			unknown += p.samples[i].count;
+		else if (p.modules[p.samples[i].module].kind == PCT_MOD_ANON)
+			anon += p.samples[i].count;
+	}
+	CHECK(anon == RT_MAX_RESCANS && unknown == N - RT_MAX_RESCANS);
+	CHECK(p.total == N + 1);
+	profile_free(&p);
+	munmap(base, (size_t)(2 * N) * (size_t)page);
+}
+
 int main(void)
 {
 	if (mkdtemp(dir) == NULL)
@@ -227,6 +275,7 @@ int main(void)
 	test_taken_name(file);
 	test_roundtrip(file);
 	test_table_bound();
+	test_rescan_limit();
 	test_damage(file);
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

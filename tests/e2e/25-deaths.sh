@@ -1,0 +1,22 @@
+# Every way a program can end abnormally leaves a valid profile holding
+# the samples taken before: SIGSEGV, abort(), _exit() (no atexit, no
+# destructors) and exec (the image is replaced).  SIGKILL, which the OOM
+# killer also sends, is tests 06 and 22.
+. "$(dirname "$0")/lib.sh"
+ulimit -c 0
+for how in segv abort _exit exec; do
+	PCT=$how.pct LD_PRELOAD=$LIBPCT "$PROGS/die" 400 $how >/dev/null 2>&1
+	rc=$?
+	case $how in
+	segv) [ $rc -eq 139 ] || fail "segv: status $rc" ;;
+	abort) [ $rc -eq 134 ] || fail "abort: status $rc" ;;
+	_exit) [ $rc -eq 7 ] || fail "_exit: status $rc" ;;
+	exec) [ $rc -eq 0 ] || fail "exec: status $rc" ;;
+	esac
+	"$PCTBIN" report --format=tsv $how.pct >$how.tsv 2>err || fail "$how: unreadable: $(cat err)"
+	n=$(awk -F'\t' '$9 == "burn" { print $1 }' $how.tsv)
+	# 400 ms of CPU at 250 Hz: about 100 samples
+	[ "${n:-0}" -ge 60 ] || fail "$how: only ${n:-0} samples in burn: $(cat $how.tsv)"
+	echo "$how: status $rc, $n samples in burn"
+done
+pass "abnormal ends keep their samples"
