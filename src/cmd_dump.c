@@ -49,8 +49,10 @@ static int cmp_drow(const void *pa, const void *pb)
 /* The '#pct' lines: what `pct sum` needs for its summary (stages.h). */
 static void write_meta(const struct pset *s, FILE *out)
 {
-	fprintf(out, "#pct files=%llu dropped=%llu cpu_ns=%llu dimension=%s\n", (unsigned long long)s->runs,
-		(unsigned long long)s->dropped, (unsigned long long)s->cpu_ns, s->profiles[0].hdr.dimension);
+	fprintf(out, "#pct files=%llu dropped=%llu cpu_ns=%llu dimension=", (unsigned long long)s->runs,
+		(unsigned long long)s->dropped, (unsigned long long)s->cpu_ns);
+	put_tsv_field(s->profiles[0].hdr.dimension, out);
+	fputc('\n', out);
 	if (s->runs == 1) {
 		fprintf(out, "#pct file=");
 		put_tsv_field(s->profiles[0].file, out);

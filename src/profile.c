@@ -84,6 +84,9 @@ static int check_header(const struct pct_header *h, uint64_t size, const char *f
 		return fail(err, errlen, file, "unknown sampling mechanism %u", h->mechanism);
 	if (memchr(h->dimension, '\0', sizeof h->dimension) == NULL || h->dimension[0] == '\0')
 		return fail(err, errlen, file, "dimension is not a NUL-terminated name");
+	for (const char *c = h->dimension; *c; c++)
+		if ((unsigned char)*c <= ' ' || *c == 0x7f)
+			return fail(err, errlen, file, "dimension contains a blank or control character");
 	if (h->module_size != sizeof(struct pct_module))
 		return fail(err, errlen, file, "module_size %u, expected %zu", h->module_size, sizeof(struct pct_module));
 	if (h->entry_size != sizeof(struct pct_entry))

@@ -1,6 +1,9 @@
 /* source.c - see source.h. */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,9 +23,20 @@ void source_add_dir(const char *dir)
 
 static char *slurp(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "r");
-	if (f == NULL)
+	/* only regular files: a source path from a profile may name a FIFO */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat sb;
+	if (fd < 0)
 		return NULL;
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return NULL;
+	}
+	FILE *f = fdopen(fd, "r");
+	if (f == NULL) {
+		close(fd);
+		return NULL;
+	}
 	char *buf = NULL;
 	size_t cap = 0;
 	*len = 0;

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "profile.h"
@@ -167,9 +168,17 @@ static void symtab_open(struct symtab *st)
 		st->why = xasprintf("'%s' is not a file", path);
 		return;
 	}
-	int fd = vdso ? open_vdso() : open(path, O_RDONLY | O_CLOEXEC);
+	/* A profile is data from elsewhere: a path naming a FIFO or a device
+	 * must neither hang us nor be read. */
+	int fd = vdso ? open_vdso() : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat sb;
 	if (fd < 0) {
 		st->why = xasprintf("cannot open '%s'", path);
+		return;
+	}
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		st->why = xasprintf("'%s' is not a regular file", path);
 		return;
 	}
 	st->dwfl = dwfl_begin(&callbacks);

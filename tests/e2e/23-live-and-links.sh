@@ -24,4 +24,11 @@ PCT=trap.pct LD_PRELOAD=$LIBPCT "$PROGS/selftime" 0.2 >/dev/null
 [ -L trap.pct ] || fail "the planted symlink was replaced"
 ls trap.[0-9]*.pct >/dev/null 2>&1 || fail "no profile under another name: $(ls)"
 
-pass "live reads and a planted symlink"
+# a profile naming a FIFO and a device as modules: read as data, never
+# opened as anything but a regular file, no hang
+mkfifo fifo
+printf 'module\tbuild_id\toffset\tsamples\n%s\t\t0x10\t3\n/dev/zero\t\t0x10\t2\n' "$SCRATCH/fifo" | "$PROGS/mkprofile" hostile.pct
+timeout 20 "$PCTBIN" report hostile.pct >/dev/null 2>err; rc=$?
+[ $rc -eq 0 ] || fail "report of a profile naming a FIFO: status $rc"
+grep -q "'/dev/zero' is not a regular file" err && grep -q "fifo' is not a regular file" err || fail "warnings: $(cat err)"
+pass "live reads, a planted symlink, hostile module paths"

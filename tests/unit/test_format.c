@@ -161,6 +161,7 @@ static void test_damage(const char *good)
 	DAMAGE(h->state = 7, "state");
 	DAMAGE(h->mechanism = 42, "mechanism");
 	DAMAGE(memset(h->dimension, 'x', sizeof h->dimension), "dimension");
+	DAMAGE(memcpy(h->dimension, "seconds\n", 9), "dimension contains a blank or control character");
 	DAMAGE(h->module_size = 8, "module_size");
 	DAMAGE(h->entry_size = 32, "entry_size");
 	DAMAGE(h->modules_count = h->modules_max + 1, "modules_count");
