@@ -190,17 +190,6 @@ static void annotate(const struct pset *s, const struct pset_addr *v, size_t n, 
 	u64map_free(&at);
 }
 
-/* Is path a pct profile?  (Its first bytes are the magic.) */
-int is_profile(const char *path)
-{
-	char magic[PCT_MAGIC_LEN];
-	FILE *f = fopen(path, "rb");
-	int yes = f && fread(magic, 1, sizeof magic, f) == sizeof magic && memcmp(magic, PCT_MAGIC, PCT_MAGIC_LEN) == 0;
-	if (f)
-		fclose(f);
-	return yes;
-}
-
 int cmd_annotate(int argc, char **argv)
 {
 	struct listing l;

@@ -30,13 +30,9 @@ void stage_line(FILE *in, const char *name, FILE *out)
 	static const char *const need[] = { "module", "build_id", "offset", NULL };
 	struct tsv t;
 	char err[512], where[600];
-	stage_open(&t, in, name, need);
+	stage_open(&t, in, name, need, out, "file\tline\tinline");
 	int cm = tsv_column(&t, "module"), cb = tsv_column(&t, "build_id"), co = tsv_column(&t, "offset");
 	int ca = tsv_column(&t, "address");
-	tsv_put_comments(&t, out);
-	for (size_t i = 0; i < t.ncols; i++)
-		fprintf(out, "%s\t", t.header[i]);
-	fprintf(out, "file\tline\tinline\n");
 	int rc;
 	while ((rc = tsv_next(&t, err, sizeof err)) > 0) {
 		snprintf(where, sizeof where, "%s:%lu", name, t.lineno);

@@ -66,8 +66,10 @@ uint64_t stage_hex_field(const char *s, const char *column, const char *where)
 	return v;
 }
 
-/* Open a stage's input and check it has the columns it needs. */
-void stage_open(struct tsv *t, FILE *in, const char *name, const char *const *need)
+/* Open a stage's input, check it has the columns it needs, and start the
+ * output: the comment lines, then the header with added columns appended. */
+void stage_open(struct tsv *t, FILE *in, const char *name, const char *const *need, FILE *out,
+		const char *added)
 {
 	char err[512];
 	if (tsv_open(t, in, name, err, sizeof err) != 0)
@@ -75,6 +77,10 @@ void stage_open(struct tsv *t, FILE *in, const char *name, const char *const *ne
 	for (; *need; need++)
 		if (tsv_column(t, *need) < 0)
 			die("%s: no '%s' column", name, *need);
+	tsv_put_comments(t, out);
+	for (size_t i = 0; i < t->ncols; i++)
+		fprintf(out, "%s\t", t->header[i]);
+	fprintf(out, "%s\n", added);
 }
 
 /* Copy a row's fields, each followed by a tab. */
@@ -89,12 +95,8 @@ void stage_sym(FILE *in, const char *name, FILE *out)
 	static const char *const need[] = { "module", "build_id", "offset", NULL };
 	struct tsv t;
 	char err[512], where[600];
-	stage_open(&t, in, name, need);
+	stage_open(&t, in, name, need, out, "function\tfunction_offset\taddress");
 	int cm = tsv_column(&t, "module"), cb = tsv_column(&t, "build_id"), co = tsv_column(&t, "offset");
-	tsv_put_comments(&t, out);
-	for (size_t i = 0; i < t.ncols; i++)
-		fprintf(out, "%s\t", t.header[i]);
-	fprintf(out, "function\tfunction_offset\taddress\n");
 	int rc;
 	while ((rc = tsv_next(&t, err, sizeof err)) > 0) {
 		snprintf(where, sizeof where, "%s:%lu", name, t.lineno);

@@ -18,7 +18,4 @@ int cmd_source(int argc, char **argv);
 int cmd_sum(int argc, char **argv);
 int cmd_sym(int argc, char **argv);
 
-/* Is path a pct profile (does it start with the magic)?  cmd_annotate.c */
-int is_profile(const char *path);
-
 #endif

@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "listing.h"
+#include "profile.h"
 #include "source.h"
 #include "symtab.h"
 #include "util.h"

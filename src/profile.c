@@ -273,6 +273,16 @@ out:
 	return rc;
 }
 
+int is_profile(const char *path)
+{
+	char magic[PCT_MAGIC_LEN];
+	FILE *f = fopen(path, "rb");
+	int yes = f && fread(magic, 1, sizeof magic, f) == sizeof magic && memcmp(magic, PCT_MAGIC, PCT_MAGIC_LEN) == 0;
+	if (f)
+		fclose(f);
+	return yes;
+}
+
 void profile_free(struct profile *p)
 {
 	for (size_t i = 0; i < p->nmodules; i++)

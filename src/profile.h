@@ -54,6 +54,10 @@ int profile_read(const char *file, struct profile *p, char *err, size_t errlen);
 int profile_parse(const char *name, const void *data, size_t size, struct profile *p, char *err, size_t errlen);
 void profile_free(struct profile *p);
 
+/* Does the file at path start with the pct magic?  (Commands use it to
+ * tell a profile operand from another kind.) */
+int is_profile(const char *path);
+
 /* Samples per second of the dimension (Hz), or 0 if unknown. */
 double profile_rate(const struct profile *p);
 

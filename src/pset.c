@@ -100,12 +100,6 @@ uint64_t pset_addresses(const struct pset *s, struct pset_addr **out, size_t *n)
 	return total;
 }
 
-double pset_rate(const struct pset *s)
-{
-	uint64_t n = s->total + s->dropped;
-	return s->cpu_ns && n ? (double)n / ((double)s->cpu_ns / 1e9) : 0.0;
-}
-
 void pset_free(struct pset *s)
 {
 	for (size_t i = 0; i < s->nmods; i++) {

@@ -61,7 +61,4 @@ struct pset_addr {
  */
 uint64_t pset_addresses(const struct pset *s, struct pset_addr **out, size_t *n);
 
-/* Samples per unit of the dimension over all files (Hz), or 0. */
-double pset_rate(const struct pset *s);
-
 #endif

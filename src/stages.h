@@ -67,7 +67,8 @@ struct pipe_buf {
 FILE *pipeline_run(char *const *files, size_t nfiles, const struct view *v, struct pipe_buf b[3]);
 
 /* Helpers the stages share (cmd_sym.c). */
-void stage_open(struct tsv *t, FILE *in, const char *name, const char *const *need);
+void stage_open(struct tsv *t, FILE *in, const char *name, const char *const *need, FILE *out,
+		const char *added);
 void stage_put_fields(const struct tsv *t, FILE *out);
 struct symtab *stage_row_symtab(const char *module, const char *build_id, const char *where);
 uint64_t stage_hex_field(const char *s, const char *column, const char *where);

@@ -243,16 +243,6 @@ int symtab_addr(const struct symtab *st, uint64_t off, uint64_t *addr)
 	return -1;
 }
 
-int symtab_offset(const struct symtab *st, uint64_t addr, uint64_t *off)
-{
-	for (size_t i = 0; i < st->nsegs; i++)
-		if (addr >= st->segs[i].vaddr && addr - st->segs[i].vaddr < st->segs[i].filesz) {
-			*off = addr - st->segs[i].vaddr + st->segs[i].offset;
-			return 0;
-		}
-	return -1;
-}
-
 /*
  * The function holding link-time address addr according to .eh_frame (or
  * .debug_frame): every function a compiler emits for unwinding has an

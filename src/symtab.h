@@ -47,8 +47,6 @@ const char *symtab_why(const struct symtab *st);
 
 /* The link-time address of file offset off; -1 if no loaded segment maps it. */
 int symtab_addr(const struct symtab *st, uint64_t off, uint64_t *addr);
-/* The file offset of link-time address addr; -1 if no loaded segment holds it. */
-int symtab_offset(const struct symtab *st, uint64_t addr, uint64_t *off);
 
 /*
  * The function holding addr: the symbol that covers it, else the function
