@@ -158,6 +158,23 @@ $(B)/tests/progs/die: tests/progs/die.c
 	$(CC) $(PROG_CFLAGS) -o $@ $<
 PROGS := $(B)/tests/progs/die $(B)/tests/progs/work-full $(B)/tests/progs/work-half $(B)/tests/progs/work-fast \
 	$(B)/tests/progs/libcwork $(B)/tests/progs/hotline $(B)/tests/progs/mkprofile $(B)/tests/progs/selftime $(B)/tests/progs/selftime-static $(B)/tests/progs/selftime-manual \
-	$(B)/tests/progs/burn-exec
+	$(B)/tests/progs/burn-exec $(B)/tests/progs/threads4 $(B)/tests/progs/forkexec $(B)/tests/progs/dlplug \
+	$(B)/tests/progs/libplug-a.so $(B)/tests/progs/libplug-b.so $(B)/tests/progs/spinsleep $(B)/tests/progs/ownprof \
+	$(B)/tests/progs/eintr $(B)/tests/progs/hostile
+$(B)/tests/progs/threads4 $(B)/tests/progs/eintr $(B)/tests/progs/hostile: $(B)/tests/progs/%: tests/progs/%.c
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -pthread -o $@ $<
+$(B)/tests/progs/forkexec $(B)/tests/progs/spinsleep $(B)/tests/progs/ownprof: $(B)/tests/progs/%: tests/progs/%.c
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -o $@ $<
+$(B)/tests/progs/dlplug: tests/progs/dlplug.c
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -o $@ $< -ldl
+$(B)/tests/progs/libplug-a.so: tests/progs/plug.c
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -fPIC -shared -DNAME=plug_a_work -o $@ $<
+$(B)/tests/progs/libplug-b.so: tests/progs/plug.c
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -fPIC -shared -DNAME=plug_b_work -o $@ $<
 progs: $(PROGS)
 .PHONY: progs

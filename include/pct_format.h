@@ -17,6 +17,7 @@
  *   0                 struct pct_header          (header_size bytes)
  *   modules_offset    struct pct_module[modules_max]
  *   strings_offset    char[strings_size]         string pool (paths, argv)
+ *   threads_offset    struct pct_thread[threads_max]  open-addressing table by tid
  *   table_offset      struct pct_entry[table_slots]   open-addressing table
  *   file_size
  *
@@ -33,15 +34,32 @@
 
 #define PCT_MAGIC "PCTPROF"            /* 8 bytes with the trailing NUL */
 #define PCT_MAGIC_LEN 8
-#define PCT_VERSION 1
+#define PCT_VERSION 2
 #define PCT_BYTE_ORDER 0x01020304u     /* reads 0x04030201 if swapped */
 
 /* How samples were taken (header.mechanism). */
 enum pct_mechanism {
-	PCT_MECH_CPU_TIMER = 1,        /* timer_create(CLOCK_PROCESS_CPUTIME_ID) + SIGPROF:
-					  user+system CPU time of the process, as ITIMER_PROF */
-	PCT_MECH_ITIMER_VIRTUAL = 2,   /* setitimer(ITIMER_VIRTUAL): user CPU time, SIGVTALRM */
+	PCT_MECH_CPU_TIMER = 1,        /* one timer_create(2) timer per thread on the thread's
+					  CPU clock (CLOCK_THREAD_CPUTIME_ID), SIGEV_THREAD_ID;
+					  at most one expiry per kernel tick */
+	PCT_MECH_PERF = 3,             /* one perf_event_open(2) event per thread, overflow
+					  delivered as a signal to that thread (F_SETOWN_EX) */
 };
+
+/* What a sample measures (header.event); the file's dimension names its unit. */
+enum pct_event {
+	PCT_EVENT_CPU = 1,             /* user + system CPU time ("seconds"); with PCT_MECH_PERF
+					  only user time is seen (exclude_kernel) */
+	PCT_EVENT_USER = 2,            /* user CPU time ("seconds"), perf task-clock, exclude_kernel */
+	PCT_EVENT_WALL = 3,            /* wall-clock time of every thread ("seconds"): CPU samples
+					  plus samples of blocked threads taken from
+					  /proc/self/task/TID/syscall */
+	PCT_EVENT_CYCLES = 4,          /* PERF_COUNT_HW_CPU_CYCLES ("cycles") */
+	PCT_EVENT_INSTRUCTIONS = 5,    /* PERF_COUNT_HW_INSTRUCTIONS ("instructions") */
+	PCT_EVENT_CACHE_MISSES = 6,    /* PERF_COUNT_HW_CACHE_MISSES ("cache-misses") */
+	PCT_EVENT_BRANCH_MISSES = 7,   /* PERF_COUNT_HW_BRANCH_MISSES ("branch-misses") */
+};
+#define PCT_EVENT_MAX 7
 
 /* Life cycle of the file (header.state). */
 enum pct_state {
@@ -75,6 +93,21 @@ enum pct_module_kind {
 #define PCT_KEY_OFFSET_MASK ((UINT64_C(1) << PCT_KEY_MODULE_SHIFT) - 1)
 #define PCT_KEY_UNKNOWN_MODULE 0xffffu
 #define PCT_MODULES_LIMIT 0xfffeu      /* module numbers 0 .. 0xfffd */
+#define PCT_KEY_BUSY UINT64_MAX        /* a slot being claimed; its ctx is not yet written */
+
+/*
+ * An entry's ctx says in which context the sample was taken:
+ *
+ *   63                                 16 15             0
+ *   +------------------------------------+----------------+
+ *   | reserved, 0                        | thread slot+1  |
+ *   +------------------------------------+----------------+
+ *
+ * Thread slot + 1 indexes the thread table; 0 means "thread unknown" (the
+ * thread table was full).
+ */
+#define PCT_CTX_THREAD_MASK 0xffffu
+#define PCT_THREADS_LIMIT 0xfffeu      /* thread slots 0 .. 0xfffd */
 
 static inline uint64_t pct_key(uint32_t module_plus_one, uint64_t offset)
 {
@@ -96,7 +129,10 @@ struct pct_header {
 	uint8_t pad0[3];               /*  57 zero */
 	uint32_t ppid;                 /*  60 parent's process id at start */
 	uint64_t period_requested_ns;  /*  64 interval asked of the kernel, ns */
-	uint64_t period_ns;            /*  72 effective period, ns: measured CPU time / samples; 0 until known (live) */
+	uint64_t period_ns;            /*  72 effective period in the dimension's unit (ns for
+					  "seconds", events for a count): measured CPU time / samples
+					  for PCT_MECH_CPU_TIMER, the exact period otherwise; 0 until
+					  known (live) */
 	int64_t start_time_ns;         /*  80 CLOCK_REALTIME when sampling started, ns since the epoch */
 	int64_t end_time_ns;           /*  88 CLOCK_REALTIME when it stopped; 0 while running (live) */
 	uint64_t cpu_start_ns;         /*  96 CLOCK_PROCESS_CPUTIME_ID when sampling started, ns */
@@ -121,9 +157,17 @@ struct pct_header {
 	uint64_t slots_used;           /* 208 table entries in use (live) */
 	uint64_t rescans;              /* 216 times the handler looked for a newly mapped module (live) */
 	uint32_t runs;                 /* 224 runs summed into this file by `pct merge`; 0 means 1 */
-	uint32_t pad1;                 /* 228 zero */
-	uint64_t reserved[3];          /* 232 zero */
+	uint32_t event;                /* 228 enum pct_event */
+	uint64_t threads_offset;       /* 232 bytes from file start */
+	uint32_t threads_max;          /* 240 slots in the thread table, a power of two */
+	uint32_t thread_size;          /* 244 bytes: sizeof(struct pct_thread) */
+	uint32_t threads_count;        /* 248 slots in use (live) */
+	uint32_t pad1;                 /* 252 zero */
 };                                     /* 256 */
+
+/* pct_module.flags */
+#define PCT_MODF_UNMAPPED 1            /* unmapped (dlclose) while the program ran; its
+					  samples still resolve through the record */
 
 struct pct_module {
 	uint64_t start;                /*  0 absolute address of the first byte of the executable mapping */
@@ -133,14 +177,34 @@ struct pct_module {
 	uint32_t path_len;             /* 32 bytes, without the NUL that follows in the pool */
 	uint8_t kind;                  /* 36 enum pct_module_kind */
 	uint8_t build_id_len;          /* 37 bytes of build_id in use; 0 if the module has none */
-	uint8_t pad0[2];               /* 38 zero */
+	uint8_t flags;                 /* 38 PCT_MODF_* (live) */
+	uint8_t pad0;                  /* 39 zero */
 	uint8_t build_id[PCT_BUILD_ID_MAX]; /* 40 NT_GNU_BUILD_ID note contents */
 	uint64_t reserved;             /* 80 zero */
 };                                     /* 88 */
 
+/*
+ * A thread, in a table hashed by tid (open addressing, linear probing).  A
+ * tid the kernel reuses for a later thread shares its slot; the name is
+ * the thread's latest as the runtime saw it (PR_GET_NAME).
+ */
+struct pct_thread {
+	uint32_t tid;                  /*  0 kernel thread id; 0 if the slot is empty */
+	uint32_t reserved0;            /*  4 zero */
+	char name[16];                 /*  8 comm, NUL padded (prctl(2) PR_GET_NAME) */
+	uint64_t samples;              /* 24 samples taken in this thread (live) */
+};                                     /* 32 */
+
+/*
+ * A slot of the sample table.  A writer claims an empty slot by changing
+ * key from 0 to PCT_KEY_BUSY, writes ctx, then publishes key; so two slots
+ * may hold the same (key, ctx) when two threads claim at once, and a reader
+ * adds them up.  A slot still PCT_KEY_BUSY holds no samples.
+ */
 struct pct_entry {
 	uint64_t key;                  /* pct_key(); 0 if the slot is empty */
-	uint64_t count;                /* samples at that key */
+	uint64_t ctx;                  /* PCT_CTX_* fields */
+	uint64_t count;                /* samples at (key, ctx) */
 };
 
 #endif

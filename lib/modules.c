@@ -19,6 +19,7 @@
  * first: a mapping that replaced an unloaded one wins.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
@@ -88,7 +89,9 @@ int rt_module_find(uintptr_t pc)
 	uint32_t n = atomic_load_explicit((_Atomic uint32_t *)&rt_g.hdr->modules_count,
 					  memory_order_acquire);
 	while (n-- > 0)
-		if (pc >= rt_g.modules[n].start && pc < rt_g.modules[n].end)
+		if (pc >= rt_g.modules[n].start && pc < rt_g.modules[n].end &&
+		    !(atomic_load_explicit((_Atomic uint8_t *)&rt_g.modules[n].flags, memory_order_relaxed) &
+		      PCT_MODF_UNMAPPED))
 			return (int)n;
 	return -1;
 }
@@ -111,6 +114,7 @@ struct maps_line {
 
 struct maps_scan {
 	uintptr_t pc;                  /* add only the mapping holding pc; 0: every executable one */
+	int mark;                      /* only mark the modules still mapped, in seen[] */
 	int added;                     /* module number added for pc, or -1 */
 	int done;
 	int full;                      /* the module table or pool is full */
@@ -199,13 +203,29 @@ static void add_line(struct maps_scan *s, const struct maps_line *l)
 	}
 }
 
+static uint8_t seen[RT_MODULES_MAX];  /* guarded by module_lock */
+
+/* The modules that an executable mapping still backs, with the same range
+ * and offset. */
+static void mark_line(const struct maps_line *l)
+{
+	uint32_t n = rt_g.hdr->modules_count;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct pct_module *m = &rt_g.modules[i];
+		if (m->start == l->start && m->end == l->end && m->file_offset == l->offset)
+			seen[i] = 1;
+	}
+}
+
 /* async-signal-safe */
 static void maps_end_line(struct maps_scan *s)
 {
 	struct maps_line *l = &s->cur;
 
-	if (l->field >= 5 && l->nperm == 4 && l->perms[2] == 'x' &&
-	    (s->pc == 0 || (s->pc >= l->start && s->pc < l->end)))
+	if (s->mark && l->field >= 5 && l->nperm == 4 && l->perms[2] == 'x')
+		mark_line(l);
+	else if (l->field >= 5 && l->nperm == 4 && l->perms[2] == 'x' &&
+		 (s->pc == 0 || (s->pc >= l->start && s->pc < l->end)))
 		add_line(s, l);
 	if (l->field >= 5 && l->offset == 0) {
 		s->head_start = l->start;
@@ -317,4 +337,54 @@ int rt_modules_add_mapping_of(uintptr_t pc)
 out:
 	atomic_flag_clear_explicit(&rt_g.module_lock, memory_order_release);
 	return mod;
+}
+
+/*
+ * Mark the modules whose mappings are gone (after dlclose) as unmapped, so
+ * that a library mapped later at the same addresses is looked up afresh
+ * instead of being charged to the old one.  Their records stay: samples
+ * taken before still name their file and build-id.  Returns how many
+ * were marked.
+ */
+int rt_modules_retire_unmapped(void)
+{
+	struct maps_scan s;
+	int n = 0;
+
+	while (atomic_flag_test_and_set_explicit(&rt_g.module_lock, memory_order_acquire))
+		;
+	memset(&s, 0, sizeof s);
+	memset(seen, 0, sizeof seen);
+	s.mark = 1;
+	s.exe = "";
+	if (maps_scan(&s) == 0) {
+		uint32_t count = rt_g.hdr->modules_count;
+		for (uint32_t i = 0; i < count; i++) {
+			struct pct_module *m = &rt_g.modules[i];
+			if (!seen[i] && m->kind != PCT_MOD_ANON && !(m->flags & PCT_MODF_UNMAPPED)) {
+				atomic_fetch_or_explicit((_Atomic uint8_t *)&m->flags, PCT_MODF_UNMAPPED,
+							 memory_order_relaxed);
+				n++;
+			}
+		}
+	}
+	atomic_flag_clear_explicit(&rt_g.module_lock, memory_order_release);
+	return n;
+}
+
+typedef int dlclose_fn(void *);
+
+/* dlclose(3), then the unloaded modules are marked unmapped while pct is
+ * on; otherwise exactly the C library's. */
+__attribute__((visibility("default"))) int dlclose(void *handle)
+{
+	static dlclose_fn *real;
+	if (real == NULL)
+		real = (dlclose_fn *)dlsym(RTLD_NEXT, "dlclose");
+	if (real == NULL)
+		return -1;
+	int rc = real(handle);
+	if (rc == 0 && atomic_load(&rt_g.state) == RT_ON && rt_g.hdr && rt_g.hdr->pid == (uint32_t)getpid())
+		rt_modules_retire_unmapped();
+	return rc;
 }

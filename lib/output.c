@@ -58,14 +58,17 @@ static void header_init(struct pct_header *h, unsigned slots_log2)
 {
 	uint64_t modules_off = 4096;
 	uint64_t strings_off = modules_off + (uint64_t)RT_MODULES_MAX * sizeof(struct pct_module);
-	uint64_t table_off = (strings_off + RT_STRINGS_SIZE + 4095) & ~(uint64_t)4095;
+	uint64_t threads_off = strings_off + RT_STRINGS_SIZE;
+	uint64_t threads_max = UINT64_C(1) << RT_THREADS_LOG2;
+	uint64_t table_off = (threads_off + threads_max * sizeof(struct pct_thread) + 4095) & ~(uint64_t)4095;
 
 	memcpy(h->magic, PCT_MAGIC, PCT_MAGIC_LEN);
 	h->version = PCT_VERSION;
 	h->byte_order = PCT_BYTE_ORDER;
 	h->header_size = sizeof *h;
 	h->state = PCT_STATE_RUNNING;
-	h->mechanism = PCT_MECH_CPU_TIMER;
+	h->mechanism = PCT_MECH_CPU_TIMER;  /* until the method is chosen (sample.c) */
+	h->event = PCT_EVENT_CPU;
 	h->pid = (uint32_t)getpid();
 	h->ppid = (uint32_t)getppid();
 	memcpy(h->dimension, "seconds", 8);
@@ -76,6 +79,9 @@ static void header_init(struct pct_header *h, unsigned slots_log2)
 	h->modules_offset = modules_off;
 	h->module_size = sizeof(struct pct_module);
 	h->modules_max = RT_MODULES_MAX;
+	h->threads_offset = threads_off;
+	h->threads_max = (uint32_t)threads_max;
+	h->thread_size = sizeof(struct pct_thread);
 	h->table_offset = table_off;
 	h->table_slots = UINT64_C(1) << slots_log2;
 	h->entry_size = sizeof(struct pct_entry);
@@ -119,6 +125,7 @@ static void point_into(void *base)
 	rt_g.hdr = h;
 	rt_g.modules = (struct pct_module *)((char *)base + h->modules_offset);
 	rt_g.strings = (char *)base + h->strings_offset;
+	rt_g.threads = (struct pct_thread *)((char *)base + h->threads_offset);
 }
 
 /*
@@ -304,6 +311,26 @@ fail:
 	atomic_flag_clear_explicit(&rt_g.module_lock, memory_order_release);
 	atomic_flag_clear_explicit(&out.lock, memory_order_release);
 	return -1;
+}
+
+/*
+ * In a forked child: let go of the parent's file (shared with the parent,
+ * which goes on writing it) without touching it, so that the child can
+ * prepare a file of its own.
+ */
+void rt_output_abandon(void)
+{
+	if (atomic_load_explicit(&rt_g.table_ready, memory_order_acquire))
+		munmap(rt_g.hdr, rt_g.hdr->file_size);
+	if (out.staging)
+		munmap(out.staging, out.staging_size);
+	out.staging = NULL;
+	rt_g.hdr = NULL;
+	rt_g.table = NULL;
+	atomic_store(&rt_g.table_ready, 0);
+	out.failed = 0;
+	atomic_flag_clear(&out.lock);
+	atomic_flag_clear(&rt_g.module_lock);
 }
 
 /* Write the end of the profile, if one was created.  Only the process that

@@ -21,6 +21,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,28 @@ static unsigned slots_log2_from_env(void)
 	return log2;
 }
 
+/*
+ * In the child of fork(2) (pthread_atfork): the child gets a file of its
+ * own, named from $PCT again (so "%p" is its pid), and its one thread is
+ * armed.  vfork(2) and posix_spawn(3) children run no atfork handlers and
+ * have no timers; they are profiled again if they exec with $PCT set.
+ */
+static void after_fork_child(void)
+{
+	char name[PCT_PATH_MAX + 1];
+	if (atomic_load(&rt_g.state) != RT_ON)
+		return;
+	atomic_store(&rt_g.sampling, 0);
+	rt_arms_forget_after_fork();
+	rt_output_abandon();
+	if (expand_name(name, sizeof name, rt_g.pattern) != 0 || rt_output_prepare(name, rt_g.slots_log2) != 0) {
+		atomic_store(&rt_g.state, RT_FAILED);
+		return;
+	}
+	rt_modules_scan_loaded();
+	rt_sampling_after_fork();
+}
+
 PUBLIC int pct_on(void)
 {
 	int expect = RT_IDLE;
@@ -158,18 +181,25 @@ PUBLIC int pct_on(void)
 	const char *quiet = getenv("PCT_QUIET");
 	rt_g.quiet = quiet && *quiet && strcmp(quiet, "0") != 0;
 	unsigned hz = env_uint("PCT_HZ", RT_DEFAULT_HZ, 1, 1000000);
-	if (expand_name(name, sizeof name, pattern) != 0) {
+	const char *event = getenv("PCT_EVENT");
+	if (strlen(pattern) >= sizeof rt_g.pattern || expand_name(name, sizeof name, pattern) != 0) {
 		rt_warn("output name too long from $PCT", pattern, 0);
 		goto fail;
 	}
-	if (rt_output_prepare(name, slots_log2_from_env()) != 0)
+	strcpy(rt_g.pattern, pattern);
+	rt_g.slots_log2 = slots_log2_from_env();
+	if (rt_output_prepare(name, rt_g.slots_log2) != 0)
 		goto fail;
 	if (rt_modules_scan_loaded() != 0)
 		rt_warn("too many modules to record all of them in", rt_g.path, 0);
-	if (rt_sampling_start(hz) != 0) {
+	const char *hz_env = getenv("PCT_HZ");
+	if (rt_sampling_start(hz, hz_env && *hz_env, event && *event ? event : "cpu") != 0) {
 		rt_output_finish();
 		goto fail;
 	}
+	static int atfork_done;
+	if (!atfork_done++)
+		pthread_atfork(NULL, NULL, after_fork_child);
 	atomic_store(&rt_g.state, RT_ON);
 	return 1;
 fail:
@@ -182,9 +212,9 @@ PUBLIC void pct_off(void)
 	int expect = RT_ON;
 	if (!atomic_compare_exchange_strong(&rt_g.state, &expect, RT_OFF))
 		return;
-	/* A forked child shares the parent's mapping but has no timer; it must
-	 * not finish the parent's header. */
-	if (rt_g.hdr->pid != (uint32_t)getpid()) {
+	/* A child made by a raw clone(2) or vfork(2) still shares the
+	 * parent's file; it must not finish the parent's header. */
+	if (rt_g.hdr == NULL || rt_g.hdr->pid != (uint32_t)getpid()) {
 		atomic_store(&rt_g.sampling, 0);
 		return;
 	}

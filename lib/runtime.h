@@ -20,7 +20,12 @@
 #include "pct_format.h"
 
 /* Defaults, documented in pct.h and libpct(3). */
-#define RT_DEFAULT_HZ 1000
+#define RT_DEFAULT_HZ 1000            /* cpu event; tick-limited with CPU timers */
+#define RT_TIMER_MAX_HZ 250            /* an explicit $PCT_HZ above this samples cpu with perf_event_open */
+#define RT_WALL_DEFAULT_HZ 250         /* the wall event's default rate */
+#define RT_WALL_TIMER_MAX_HZ 100       /* wall without perf: the most CPU timers keep exactly */
+#define RT_THREADS_LOG2 12             /* 4096 thread slots in the file */
+#define RT_ARMS_MAX 4096               /* threads armed at once */
 #define RT_DEFAULT_SLOTS_LOG2 18
 #define RT_MIN_SLOTS_LOG2 10
 #define RT_MAX_SLOTS_LOG2 26
@@ -32,6 +37,14 @@
 
 enum rt_state { RT_IDLE, RT_STARTING, RT_ON, RT_OFF, RT_FAILED };
 
+/* The sampling method of one run: see pct_format.h for the values. */
+struct rt_method {
+	int event;                     /* enum pct_event */
+	int mechanism;                 /* enum pct_mechanism */
+	uint64_t period;               /* ns of the thread's CPU time, or events */
+	int signo;                     /* the signal timers and events deliver */
+};
+
 struct rt {
 	_Atomic int state;             /* enum rt_state */
 	_Atomic int sampling;          /* the handler records only while set */
@@ -40,11 +53,16 @@ struct rt {
 	atomic_flag module_lock;       /* held while appending a module record */
 	int argc;                      /* from the constructor, if trustworthy */
 	char **argv;
+	struct rt_method method;
+	char pattern[PCT_PATH_MAX + 1]; /* $PCT, expanded again in a forked child */
+	unsigned slots_log2;
+	_Atomic int wall_tid;          /* the wall sampler thread, or 0 */
 
 	struct pct_header *hdr;        /* the file's MAP_SHARED mapping, or the
 					  anonymous staging copy before the first sample */
 	struct pct_module *modules;
 	char *strings;
+	struct pct_thread *threads;    /* in the file; valid once table_ready */
 	struct pct_entry *table;       /* in the file; NULL until table_ready */
 	uint64_t slots_mask;
 	uint64_t slots_limit;          /* stop claiming new slots past this */
@@ -59,19 +77,39 @@ int rt_modules_scan_loaded(void);
 int rt_modules_add_mapping_of(uintptr_t pc);        /* async-signal-safe */
 int rt_module_find(uintptr_t pc);                   /* async-signal-safe */
 
+int rt_modules_retire_unmapped(void);
+
 /* sample.c */
-void rt_sample(uintptr_t pc);                       /* async-signal-safe */
-int rt_sampling_start(unsigned hz);
+uint32_t rt_thread_slot(uint32_t tid, const char *name); /* async-signal-safe */
+uint32_t rt_thread_find(uint32_t tid);              /* async-signal-safe */
+void rt_sample(uintptr_t pc, uint32_t thread);      /* async-signal-safe */
+int rt_sampling_start(unsigned hz, int hz_explicit, const char *event);
 void rt_sampling_disarm(void);                      /* async-signal-safe */
 void rt_sampling_stop(void);
+void rt_sampling_after_fork(void);
+
+/* threads.c: one timer or perf event per thread */
+int rt_arm_probe(const struct rt_method *m);
+int rt_arm_thread(uint32_t tid, int own);
+int rt_arm_existing_threads(void);
+void rt_disarm_all(void);                           /* async-signal-safe */
+void rt_arms_forget_after_fork(void);
+uint32_t rt_gettid(void);                           /* async-signal-safe */
+int rt_thread_spawn(void *thread, const void *attr, void *(*fn)(void *), void *arg);
+
+/* wall.c: the off-CPU sampler thread of the wall event */
+int rt_wall_start(void);
+void rt_wall_stop(void);
 
 /* output.c */
 int rt_output_prepare(const char *name, unsigned slots_log2);
 int rt_output_create(void);                         /* async-signal-safe */
 void rt_output_finish(void);
+void rt_output_abandon(void);
 
 /* warn.c */
 void rt_warn(const char *what, const char *detail, int err);  /* async-signal-safe */
+void rt_say(const char *what, const char *detail, int err, const char *tail); /* async-signal-safe */
 char *rt_utoa(uint64_t v, char *buf_end);                     /* async-signal-safe */
 
 #endif

@@ -1,19 +1,18 @@
 /*
- * sample.c - the sampling path: the SIGPROF handler and the count table.
+ * sample.c - the sampling path: the signal handler, the thread table and
+ * the count table.
  *
- * A POSIX timer on CLOCK_PROCESS_CPUTIME_ID makes the kernel send SIGPROF
- * each time the process has used another period of CPU time (user +
- * system, all threads): ITIMER_PROF's semantics.  It is not setitimer(2)
- * because interval timers survive execve(2) while the handler does not: a
- * profiled shell that execs a program would kill it with SIGPROF.  POSIX
- * timers are deleted at exec and not inherited by fork.  The kernel checks
- * CPU timers on its scheduler tick, so one signal per tick is the most it
- * delivers (250 Hz on a CONFIG_HZ=250 kernel) whatever shorter period is
- * asked; the file therefore records the period measured with
- * CLOCK_PROCESS_CPUTIME_ID, not the one requested.
+ * Every thread has its own sampling source (threads.c): a POSIX timer on
+ * the thread's CPU clock, or a perf_event_open(2) event, each delivering
+ * the pct signal to that thread alone.  So each thread is sampled in
+ * proportion to its own CPU time, however many run at once, and the
+ * signal never lands in a thread that is blocked in a system call (the
+ * cause of gperftools' EINTR reports).  The signal is SIGSTKFLT by
+ * default ($PCT_SIGNAL), which Linux never raises, so a program's own
+ * SIGPROF and ITIMER_PROF work exactly as without pct.
  *
- * The table is open addressing with linear probing over 64-bit keys
- * (pct_format.h).  Slots are claimed with compare-and-swap and counts
+ * The count table is open addressing with linear probing over (key, ctx)
+ * pairs (pct_format.h).  Slots are claimed with compare-and-swap and counts
  * bumped with atomic adds, so handlers running at once on several threads
  * need no lock, and every count is already in the shared file mapping when
  * the handler returns: a SIGKILL loses nothing that was sampled.
@@ -21,14 +20,23 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
+#include <sys/prctl.h>
 #include <time.h>
 
 #include "arch.h"
 #include "runtime.h"
 
 #define A64(p) ((_Atomic uint64_t *)(p))
+#define A32(p) ((_Atomic uint32_t *)(p))
+
+/* The calling thread's tid and thread slot + 1, cached for the handler.
+ * initial-exec TLS is a plain %fs-relative load: no call, no allocation. */
+static __thread struct {
+	uint32_t tid;
+	uint32_t slot;
+} self __attribute__((tls_model("initial-exec")));
 
 /* async-signal-safe */
 static uint64_t cpu_now_ns(void)
@@ -38,28 +46,84 @@ static uint64_t cpu_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* async-signal-safe: add one sample at key. */
-static void table_count(uint64_t key)
+/*
+ * async-signal-safe: the thread slot + 1 of tid, registering it (with its
+ * name: name, or the caller's own PR_GET_NAME if name is NULL) if it is
+ * new.  0 if the thread table is full.
+ */
+uint32_t rt_thread_slot(uint32_t tid, const char *name)
 {
 	struct pct_header *h = rt_g.hdr;
-	/* Fibonacci hashing: the top bits of key * 2^64/phi. */
-	uint64_t i = (key * UINT64_C(0x9e3779b97f4a7c15)) >> rt_g.slots_shift;
+	uint32_t mask = h->threads_max - 1;
+	uint32_t i = (uint32_t)(tid * 2654435761u) & mask;
+
+	for (int probe = 0; probe < RT_MAX_PROBES; probe++, i = (i + 1) & mask) {
+		struct pct_thread *t = &rt_g.threads[i];
+		uint32_t cur = atomic_load_explicit(A32(&t->tid), memory_order_acquire);
+		if (cur == 0) {
+			if (atomic_load_explicit(A32(&h->threads_count), memory_order_relaxed) >=
+			    h->threads_max - h->threads_max / 8)
+				return 0;
+			if (atomic_compare_exchange_strong_explicit(A32(&t->tid), &cur, tid, memory_order_acq_rel,
+								    memory_order_acquire)) {
+				char buf[16] = { 0 };
+				if (name)
+					strncpy(buf, name, sizeof buf - 1);
+				else
+					prctl(PR_GET_NAME, buf);
+				memcpy(t->name, buf, sizeof t->name);
+				atomic_fetch_add_explicit(A32(&h->threads_count), 1, memory_order_relaxed);
+				return i + 1;
+			}
+		}
+		if (cur == tid)
+			return i + 1;
+	}
+	return 0;
+}
+
+/* async-signal-safe: the thread slot + 1 of tid, or 0 if it has none. */
+uint32_t rt_thread_find(uint32_t tid)
+{
+	uint32_t mask = rt_g.hdr->threads_max - 1;
+	uint32_t i = (uint32_t)(tid * 2654435761u) & mask;
+	for (int probe = 0; probe < RT_MAX_PROBES; probe++, i = (i + 1) & mask) {
+		uint32_t cur = atomic_load_explicit(A32(&rt_g.threads[i].tid), memory_order_acquire);
+		if (cur == tid)
+			return i + 1;
+		if (cur == 0)
+			return 0;
+	}
+	return 0;
+}
+
+/* async-signal-safe: add one sample at (key, ctx). */
+static void table_count(uint64_t key, uint64_t ctx)
+{
+	struct pct_header *h = rt_g.hdr;
+	/* Fibonacci hashing: the top bits of a mix of both words. */
+	uint64_t i = ((key ^ (ctx * UINT64_C(0xff51afd7ed558ccd))) * UINT64_C(0x9e3779b97f4a7c15)) >>
+		     rt_g.slots_shift;
 
 	for (int probe = 0; probe < RT_MAX_PROBES; probe++, i = (i + 1) & rt_g.slots_mask) {
 		struct pct_entry *e = &rt_g.table[i];
-		uint64_t k = atomic_load_explicit(A64(&e->key), memory_order_relaxed);
+		uint64_t k = atomic_load_explicit(A64(&e->key), memory_order_acquire);
 		if (k == 0) {
-			if (atomic_load_explicit(A64(&h->slots_used), memory_order_relaxed) >=
-			    rt_g.slots_limit)
+			if (atomic_load_explicit(A64(&h->slots_used), memory_order_relaxed) >= rt_g.slots_limit)
 				break;
-			if (atomic_compare_exchange_strong_explicit(A64(&e->key), &k, key,
-								    memory_order_relaxed,
-								    memory_order_relaxed)) {
+			if (atomic_compare_exchange_strong_explicit(A64(&e->key), &k, PCT_KEY_BUSY,
+								    memory_order_acquire, memory_order_acquire)) {
+				atomic_store_explicit(A64(&e->ctx), ctx, memory_order_relaxed);
+				atomic_fetch_add_explicit(A64(&e->count), 1, memory_order_relaxed);
+				atomic_store_explicit(A64(&e->key), key, memory_order_release);
 				atomic_fetch_add_explicit(A64(&h->slots_used), 1, memory_order_relaxed);
-				k = key;
+				atomic_fetch_add_explicit(A64(&h->samples), 1, memory_order_relaxed);
+				return;
 			}
 		}
-		if (k == key) {
+		/* A slot being claimed (PCT_KEY_BUSY) is passed over: at worst
+		 * the same (key, ctx) gets a second slot, which readers add. */
+		if (k == key && atomic_load_explicit(A64(&e->ctx), memory_order_relaxed) == ctx) {
 			atomic_fetch_add_explicit(A64(&e->count), 1, memory_order_relaxed);
 			atomic_fetch_add_explicit(A64(&h->samples), 1, memory_order_relaxed);
 			return;
@@ -68,13 +132,11 @@ static void table_count(uint64_t key)
 	atomic_fetch_add_explicit(A64(&h->dropped), 1, memory_order_relaxed);
 }
 
-/* async-signal-safe: charge one sample to pc. */
-void rt_sample(uintptr_t pc)
+/* async-signal-safe: charge one sample at pc to thread slot + 1 thread
+ * (0: unknown).  The file must exist (table_ready). */
+void rt_sample(uintptr_t pc, uint32_t thread)
 {
 	uint64_t key;
-
-	if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) && rt_output_create() != 0)
-		return;
 	int m = rt_module_find(pc);
 	if (m < 0)
 		m = rt_modules_add_mapping_of(pc);
@@ -84,108 +146,232 @@ void rt_sample(uintptr_t pc)
 	} else {
 		key = pct_key(PCT_KEY_UNKNOWN_MODULE, pc);
 	}
-	table_count(key);
+	table_count(key, thread & PCT_CTX_THREAD_MASK);
+	if (thread)
+		atomic_fetch_add_explicit(A64(&rt_g.threads[thread - 1].samples), 1, memory_order_relaxed);
 	atomic_store_explicit(A64(&rt_g.hdr->cpu_last_ns), cpu_now_ns(), memory_order_relaxed);
 }
 
 /* async-signal-safe */
-static void on_sigprof(int sig, siginfo_t *si, void *uc)
+static void on_signal(int sig, siginfo_t *si, void *uc)
 {
 	int saved = errno;
 	(void)sig;
 	(void)si;
-	if (atomic_load_explicit(&rt_g.sampling, memory_order_acquire))
-		rt_sample(arch_pc(uc));
+	if (!atomic_load_explicit(&rt_g.sampling, memory_order_acquire))
+		goto out;
+	if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) && rt_output_create() != 0)
+		goto out;
+	if (self.tid == 0)
+		self.tid = rt_gettid();
+	if (self.slot == 0)
+		self.slot = rt_thread_slot(self.tid, NULL);
+	else if ((rt_g.threads[self.slot - 1].samples & 255) == 255) {
+		/* pick up a name set after the thread's first sample */
+		char buf[16] = { 0 };
+		prctl(PR_GET_NAME, buf);
+		memcpy(rt_g.threads[self.slot - 1].name, buf, sizeof buf);
+	}
+	rt_sample(arch_pc(uc), self.slot);
+out:
 	errno = saved;
 }
 
-static timer_t cpu_timer;
+struct event_def {
+	const char *name;
+	int event;
+	const char *dimension;
+	char abbrev;
+	uint64_t default_period;       /* events per sample; 0 for time */
+};
+
+/* The hardware periods are primes, so that a loop of a round number of
+ * events cannot alias with the sampling. */
+static const struct event_def events[] = {
+	{ "cpu", PCT_EVENT_CPU, "seconds", 's', 0 },
+	{ "user", PCT_EVENT_USER, "seconds", 's', 0 },
+	{ "wall", PCT_EVENT_WALL, "seconds", 's', 0 },
+	{ "cycles", PCT_EVENT_CYCLES, "cycles", '1', 2000003 },
+	{ "instructions", PCT_EVENT_INSTRUCTIONS, "instructions", '1', 2000003 },
+	{ "cache-misses", PCT_EVENT_CACHE_MISSES, "cache-misses", '1', 20011 },
+	{ "branch-misses", PCT_EVENT_BRANCH_MISSES, "branch-misses", '1', 20011 },
+};
+
+static const struct event_def *chosen;
+
+static unsigned long env_ulong(const char *name, unsigned long dflt)
+{
+	const char *s = getenv(name);
+	char *end;
+	if (s == NULL || *s == '\0')
+		return dflt;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 10);
+	if (errno || *end || v == 0) {
+		rt_warn("ignoring a bad value of", name, 0);
+		return dflt;
+	}
+	return v;
+}
+
+/* Choose how to sample event at hz: fills rt_g.method, or warns and
+ * returns -1 when the event cannot be sampled here. */
+static int choose_method(unsigned hz, int hz_explicit, const char *name)
+{
+	const struct event_def *d = NULL;
+	struct rt_method *m = &rt_g.method;
+
+	for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
+		if (strcmp(events[i].name, name) == 0)
+			d = &events[i];
+	if (d == NULL) {
+		rt_warn("unknown event in $PCT_EVENT (cpu, user, wall, cycles, instructions, "
+			"cache-misses, branch-misses):", name, 0);
+		return -1;
+	}
+	m->event = d->event;
+	m->signo = (int)env_ulong("PCT_SIGNAL", SIGSTKFLT);
+	if (m->signo >= NSIG || m->signo == SIGKILL || m->signo == SIGSTOP) {
+		rt_warn("ignoring a bad value of", "PCT_SIGNAL", 0);
+		m->signo = SIGSTKFLT;
+	}
+	chosen = d;
+	if (m->period == 0)
+		m->period = 1;
+	/* cpu: CPU timers (user + system time) unless a rate above the tick
+	 * is asked for; wall: perf's exact period when it can, since the
+	 * blocked threads' samples must have the same period as the running
+	 * ones' */
+	if (d->event == PCT_EVENT_WALL && !hz_explicit)
+		hz = RT_WALL_DEFAULT_HZ;
+	m->period = d->default_period ? env_ulong("PCT_PERIOD", d->default_period) : 1000000000u / hz;
+	int want_perf = d->default_period || d->event == PCT_EVENT_USER || d->event == PCT_EVENT_WALL ||
+			(hz_explicit && hz > RT_TIMER_MAX_HZ);
+	m->mechanism = want_perf ? PCT_MECH_PERF : PCT_MECH_CPU_TIMER;
+	int err = m->mechanism == PCT_MECH_PERF ? rt_arm_probe(m) : 0;
+	const char *hint = err == EACCES || err == EPERM ? "see /proc/sys/kernel/perf_event_paranoid"
+			 : err == ENOENT ? "the kernel does not offer it here" : NULL;
+	if (err && d->default_period) {
+		rt_warn("this CPU or VM exposes no such hardware event, so pct does not profile; "
+			"perf_event_open for", d->name, err);
+		return -1;
+	}
+	if (err && d->event == PCT_EVENT_USER) {
+		rt_warn("user CPU time is sampled with perf_event_open, which was refused, so pct does "
+			"not profile", hint, err);
+		return -1;
+	}
+	if (err) {
+		rt_say("perf_event_open was refused", hint, err,
+		       "sampling falls back to CPU-time timers (at most one sample per tick per thread)");
+		m->mechanism = PCT_MECH_CPU_TIMER;
+		/* A timer's effective period is only its requested one well
+		 * below the tick (250 Hz asked gives 238 Hz at CONFIG_HZ=250) */
+		if (d->event == PCT_EVENT_WALL && m->period < 1000000000u / RT_WALL_TIMER_MAX_HZ)
+			m->period = 1000000000u / RT_WALL_TIMER_MAX_HZ;
+	}
+	return 0;
+}
+
+/* Describe the chosen method in the (new) header, and start its clock. */
+static void header_method(void)
+{
+	struct pct_header *h = rt_g.hdr;
+	memcpy(h->dimension, chosen->dimension, strlen(chosen->dimension) + 1);
+	h->dimension_abbrev = chosen->abbrev;
+	h->event = (uint32_t)chosen->event;
+	h->mechanism = (uint32_t)rt_g.method.mechanism;
+	h->period_requested_ns = rt_g.method.period;
+	/* perf and the wall sampler keep exact periods; CPU timers are
+	 * measured at the end */
+	if (rt_g.method.mechanism == PCT_MECH_PERF)
+		h->period_ns = rt_g.method.period;
+	h->cpu_start_ns = cpu_now_ns();
+	h->cpu_last_ns = h->cpu_start_ns;
+}
 
 /*
- * Install the handler and arm the CPU-time timer at hz.  Steps aside (returns -1
- * after one warning) if the program already uses SIGPROF or ITIMER_PROF,
- * so that its own profiling keeps working exactly as without pct.
+ * Install the handler and arm every thread at hz for the named event.
+ * Steps aside (returns -1 after one warning) if the program already
+ * handles the pct signal.
  */
-int rt_sampling_start(unsigned hz)
+int rt_sampling_start(unsigned hz, int hz_explicit, const char *event)
 {
 	struct sigaction old, sa;
-	struct itimerval it;
-	struct itimerspec ts;
-	struct sigevent sev;
 
-	if (sigaction(SIGPROF, NULL, &old) != 0 || getitimer(ITIMER_PROF, &it) != 0) {
-		rt_warn("cannot inspect SIGPROF", NULL, errno);
+	if (choose_method(hz, hz_explicit, event) != 0)
+		return -1;
+	int signo = rt_g.method.signo;
+	if (sigaction(signo, NULL, &old) != 0) {
+		rt_warn("cannot inspect the signal in $PCT_SIGNAL", NULL, errno);
 		return -1;
 	}
 	if ((old.sa_flags & SA_SIGINFO) || (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN)) {
-		rt_warn("SIGPROF already has a handler in this program; pct steps aside", NULL, 0);
+		rt_warn("the program already handles pct's signal (set $PCT_SIGNAL to a free one); "
+			"pct steps aside", NULL, 0);
 		return -1;
 	}
-	if (it.it_value.tv_sec || it.it_value.tv_usec) {
-		rt_warn("ITIMER_PROF is already armed in this program; pct steps aside", NULL, 0);
-		return -1;
-	}
-
 	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = on_sigprof;
+	sa.sa_sigaction = on_signal;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGPROF, &sa, NULL) != 0) {
-		rt_warn("cannot install the SIGPROF handler", NULL, errno);
+	if (sigaction(signo, &sa, NULL) != 0) {
+		rt_warn("cannot install pct's signal handler", NULL, errno);
 		return -1;
 	}
-
-	uint64_t period_us = 1000000u / hz;
-	if (period_us == 0)
-		period_us = 1;
-	rt_g.hdr->period_requested_ns = period_us * 1000u;
-	rt_g.hdr->cpu_start_ns = cpu_now_ns();
-	rt_g.hdr->cpu_last_ns = rt_g.hdr->cpu_start_ns;
+	header_method();
 	atomic_store_explicit(&rt_g.sampling, 1, memory_order_release);
-
-	memset(&sev, 0, sizeof sev);
-	sev.sigev_notify = SIGEV_SIGNAL;
-	sev.sigev_signo = SIGPROF;
-	ts.it_interval.tv_sec = (time_t)(period_us / 1000000u);
-	ts.it_interval.tv_nsec = (long)(period_us % 1000000u) * 1000;
-	ts.it_value = ts.it_interval;
-	if (timer_create(CLOCK_PROCESS_CPUTIME_ID, &sev, &cpu_timer) != 0) {
+	if (rt_arm_thread(rt_gettid(), 1) != 0) {
 		atomic_store_explicit(&rt_g.sampling, 0, memory_order_release);
-		rt_warn("cannot create a CPU-time timer", NULL, errno);
 		return -1;
 	}
-	if (timer_settime(cpu_timer, 0, &ts, NULL) != 0) {
-		atomic_store_explicit(&rt_g.sampling, 0, memory_order_release);
-		timer_delete(cpu_timer);
-		rt_warn("cannot arm the CPU-time timer", NULL, errno);
+	rt_arm_existing_threads();
+	if (rt_g.method.event == PCT_EVENT_WALL && rt_wall_start() != 0) {
+		rt_sampling_disarm();
 		return -1;
 	}
 	return 0;
 }
 
-/* async-signal-safe: stop the timer (timer_settime is on POSIX's list). */
+/* async-signal-safe: stop every thread's timer or event. */
 void rt_sampling_disarm(void)
 {
-	struct itimerspec off;
-	memset(&off, 0, sizeof off);
 	atomic_store_explicit(&rt_g.sampling, 0, memory_order_release);
-	timer_settime(cpu_timer, 0, &off, NULL);
+	rt_disarm_all();
 }
 
 /*
- * Disarm the timer and stop recording.  The handler stays installed: a
- * SIGPROF already pending would otherwise kill the process with the
- * default action.
+ * Stop sampling and write the measured period.  The handler stays
+ * installed: a signal already pending would otherwise kill the process
+ * with the default action.
  */
 void rt_sampling_stop(void)
 {
-	timer_delete(cpu_timer);
-	atomic_store_explicit(&rt_g.sampling, 0, memory_order_release);
+	rt_wall_stop();
+	rt_sampling_disarm();
 	struct pct_header *h = rt_g.hdr;
 	uint64_t n = atomic_load_explicit(A64(&h->samples), memory_order_relaxed) +
 		     atomic_load_explicit(A64(&h->dropped), memory_order_relaxed);
 	uint64_t now = cpu_now_ns();
 	atomic_store_explicit(A64(&h->cpu_last_ns), now, memory_order_relaxed);
-	if (n > 0)
+	if (n > 0 && h->mechanism == PCT_MECH_CPU_TIMER && h->event != PCT_EVENT_WALL)
 		h->period_ns = (now - h->cpu_start_ns) / n;
+	else if (h->event == PCT_EVENT_WALL || h->mechanism == PCT_MECH_PERF)
+		h->period_ns = rt_g.method.period;
+}
+
+/* In a forked child (one thread, the caller): forget the parent's thread
+ * cache and clock, and arm this thread. */
+void rt_sampling_after_fork(void)
+{
+	self.tid = 0;
+	self.slot = 0;
+	header_method();
+	atomic_store_explicit(&rt_g.sampling, 1, memory_order_release);
+	if (rt_arm_thread(rt_gettid(), 1) != 0) {
+		atomic_store_explicit(&rt_g.sampling, 0, memory_order_release);
+		return;
+	}
+	if (rt_g.method.event == PCT_EVENT_WALL)
+		rt_wall_start();
 }

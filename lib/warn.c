@@ -48,6 +48,10 @@ static const char *error_text(int err, char *buf, size_t cap)
 	case EINVAL: return "Invalid argument";
 	case EAGAIN: return "Resource temporarily unavailable";
 	case EXDEV: return "Invalid cross-device link";
+	case ENOSYS: return "Function not implemented";
+	case EOPNOTSUPP: return "Operation not supported";
+	case ENODEV: return "No such device";
+	case E2BIG: return "Argument list too long";
 	}
 	char *p = rt_utoa((uint64_t)err, buf + cap - 1);
 	buf[cap - 1] = '\0';
@@ -57,10 +61,10 @@ static const char *error_text(int err, char *buf, size_t cap)
 }
 
 /*
- * async-signal-safe: write "pct: WHAT 'DETAIL': ERROR; ..." to stderr;
- * DETAIL and ERR are optional (NULL, 0).
+ * async-signal-safe: write "pct: WHAT 'DETAIL': ERROR; TAIL" to stderr;
+ * DETAIL, ERR and TAIL are optional (NULL, 0, NULL).
  */
-void rt_warn(const char *what, const char *detail, int err)
+void rt_say(const char *what, const char *detail, int err, const char *tail)
 {
 	char line[PCT_PATH_MAX + 256], ebuf[32];
 	size_t n = 0, cap = sizeof line - 1;
@@ -79,7 +83,10 @@ void rt_warn(const char *what, const char *detail, int err)
 		n = append(line, n, cap, ": ");
 		n = append(line, n, cap, error_text(err, ebuf, sizeof ebuf));
 	}
-	n = append(line, n, cap, "; the program runs on without profiling");
+	if (tail) {
+		n = append(line, n, cap, "; ");
+		n = append(line, n, cap, tail);
+	}
 	line[n++] = '\n';
 	for (size_t off = 0; off < n;) {
 		ssize_t w = write(STDERR_FILENO, line + off, n - off);
@@ -89,4 +96,10 @@ void rt_warn(const char *what, const char *detail, int err)
 			off += (size_t)w;
 	}
 	errno = saved;
+}
+
+/* async-signal-safe: rt_say() for a failure: the program runs on. */
+void rt_warn(const char *what, const char *detail, int err)
+{
+	rt_say(what, detail, err, "the program runs on without profiling");
 }

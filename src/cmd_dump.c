@@ -9,7 +9,6 @@
 
 #include "commands.h"
 #include "stages.h"
-#include "u64map.h"
 #include "util.h"
 
 static const char usage[] =
@@ -18,7 +17,9 @@ static const char usage[] =
 	"Print the samples of the pct profiles FILE... (summed) as TSV with the\n"
 	"columns module (the file's path, or [unknown] for a PC in no module),\n"
 	"build_id (hex, or empty), offset (0x-hex offset in the module's file;\n"
-	"the absolute PC for [unknown]) and samples, sorted by module and offset,\n"
+	"the absolute PC for [unknown]), pid and command (the process), tid and\n"
+	"thread (the thread's id and name; 0 and ? if unknown) and samples,\n"
+	"sorted by module, offset, process and thread,\n"
 	"after '#pct' comment lines that describe the profiles.  Feed it to\n"
 	"`pct sym`.\n"
 	"\n"
@@ -27,6 +28,8 @@ static const char usage[] =
 struct drow {
 	uint32_t module;
 	uint64_t offset, samples;
+	uint32_t pid, tid;
+	const char *command, *thread;
 	const struct pset *s;
 };
 
@@ -43,6 +46,14 @@ static int cmp_drow(const void *pa, const void *pb)
 		c = a->module < b->module ? -1 : 1;
 	if (c == 0)
 		c = a->offset < b->offset ? -1 : a->offset > b->offset;
+	if (c == 0)
+		c = a->pid < b->pid ? -1 : a->pid > b->pid;
+	if (c == 0)
+		c = strcmp(a->command, b->command);
+	if (c == 0)
+		c = a->tid < b->tid ? -1 : a->tid > b->tid;
+	if (c == 0)
+		c = strcmp(a->thread, b->thread);
 	return c;
 }
 
@@ -52,6 +63,7 @@ static void write_meta(const struct pset *s, FILE *out)
 	fprintf(out, "#pct files=%llu dropped=%llu cpu_ns=%llu dimension=", (unsigned long long)s->runs,
 		(unsigned long long)s->dropped, (unsigned long long)s->cpu_ns);
 	put_tsv_field(s->profiles[0].hdr.dimension, out);
+	fprintf(out, " event=%s", event_name(s->profiles[0].hdr.event));
 	fputc('\n', out);
 	if (s->runs == 1) {
 		fprintf(out, "#pct file=");
@@ -64,41 +76,44 @@ static void write_meta(const struct pset *s, FILE *out)
 
 void stage_dump(const struct pset *s, FILE *out)
 {
-	/* (module, offset) -> row; module 0xffff is "no module" */
-	struct u64map index = { 0 };
 	struct drow *rows = NULL;
 	size_t nrows = 0, cap = 0;
-	for (size_t p = 0; p < s->nprofiles; p++)
-		for (size_t i = 0; i < s->profiles[p].nsamples; i++) {
-			const struct profile_sample *smp = &s->profiles[p].samples[i];
-			uint32_t m = pset_module_of(s, p, smp);
-			uint64_t key = ((uint64_t)(m == PSET_NO_MODULE ? 0xffff : m) << 48) | smp->offset;
-			uint64_t *slot = u64map_get(&index, key);
-			if (slot == NULL) {
-				grow(&rows, &cap, nrows + 1, sizeof *rows);
-				rows[nrows] = (struct drow){ m, smp->offset, 0, s };
-				slot = u64map_slot(&index, key);
-				*slot = nrows++;
-			}
-			rows[*slot].samples += smp->count;
+	for (size_t p = 0; p < s->nprofiles; p++) {
+		const struct profile *pr = &s->profiles[p];
+		for (size_t i = 0; i < pr->nsamples; i++) {
+			const struct profile_sample *smp = &pr->samples[i];
+			const struct profile_thread *t = smp->thread ? &pr->threads[smp->thread - 1] : NULL;
+			grow(&rows, &cap, nrows + 1, sizeof *rows);
+			rows[nrows++] = (struct drow){ pset_module_of(s, p, smp), smp->offset, smp->count, pr->hdr.pid,
+						       t ? t->tid : 0, pr->command, t ? t->name : "?", s };
 		}
+	}
 	sort(rows, nrows, sizeof *rows, cmp_drow);
+	size_t n = 0;
+	for (size_t i = 0; i < nrows; i++) {
+		if (n && cmp_drow(&rows[n - 1], &rows[i]) == 0)
+			rows[n - 1].samples += rows[i].samples;
+		else
+			rows[n++] = rows[i];
+	}
 
 	char hex[2 * PCT_BUILD_ID_MAX + 1];
 	write_meta(s, out);
-	fprintf(out, "module\tbuild_id\toffset\tsamples\n");
-	for (size_t i = 0; i < nrows; i++) {
+	fprintf(out, "module\tbuild_id\toffset\tpid\tcommand\ttid\tthread\tsamples\n");
+	for (size_t i = 0; i < n; i++) {
 		const struct drow *r = &rows[i];
 		put_tsv_field(mod_path(r), out);
 		if (r->module == PSET_NO_MODULE)
 			hex[0] = '\0';
 		else
 			build_id_hex(s->mods[r->module].build_id, s->mods[r->module].build_id_len, hex);
-		fprintf(out, "\t%s\t0x%llx\t%llu\n", hex, (unsigned long long)r->offset,
-			(unsigned long long)r->samples);
+		fprintf(out, "\t%s\t0x%llx\t%u\t", hex, (unsigned long long)r->offset, r->pid);
+		put_tsv_field(r->command, out);
+		fprintf(out, "\t%u\t", r->tid);
+		put_tsv_field(r->thread, out);
+		fprintf(out, "\t%llu\n", (unsigned long long)r->samples);
 	}
 	free(rows);
-	u64map_free(&index);
 }
 
 int cmd_dump(int argc, char **argv)

@@ -9,7 +9,11 @@
  *   --by=address    ... | pct sym | pct sum --by=module,address,function
  *   --by=line       ... | pct sym | pct line | pct sum --by=file,line,function,inline
  *   --by=file       ... | pct sym | pct line | pct sum --by=file
+ *   --by=thread     pct dump FILE... | pct sum --by=pid,tid,thread
+ *   --by=process    pct dump FILE... | pct sum --by=pid,command
  *
+ * and --split=thread or --split=process puts those keys before the
+ * view's (a profile per thread or per process, in one table);
  * so a shell pipeline of the stages prints the same report.
  */
 #define _GNU_SOURCE
@@ -23,7 +27,7 @@
 #include "util.h"
 
 static const char usage[] =
-	"usage: pct report [--by=function|module|address|line|file] [--format=text|tsv]\n"
+	"usage: pct report [--by=VIEW] [--split=thread|process] [--format=text|tsv]\n"
 	"                  [-n N] FILE...\n"
 	"\n"
 	"Print the flat profile of the pct profiles FILE... (summed): samples,\n"
@@ -37,6 +41,9 @@ static const char usage[] =
 	"                  address:  module,address,function (one row per instruction)\n"
 	"                  line:     file,line,function,inline (DWARF lines)\n"
 	"                  file:     file\n"
+	"                  thread:   pid,tid,thread (thread id and name)\n"
+	"                  process:  pid,command\n"
+	"  --split=WHAT    'thread' or 'process': group by WHAT first, then by VIEW\n"
 	"  --format=FMT    'text' (default, aligned, with a summary) or 'tsv'\n"
 	"  -n, --rows=N    print only the N largest rows\n"
 	"  --min-samples=N hide rows of fewer than N samples (text marks rows of\n"
@@ -51,6 +58,8 @@ static const struct view views[] = {
 	{ "address", 1, 0, "module,address,function" },
 	{ "line", 1, 1, "file,line,function,inline" },
 	{ "file", 1, 1, "file" },
+	{ "thread", 0, 0, "pid,tid,thread" },
+	{ "process", 0, 0, "pid,command" },
 };
 
 static FILE *buf_writer(struct pipe_buf *p)

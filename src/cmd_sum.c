@@ -17,8 +17,8 @@
 #include "util.h"
 
 static const char usage[] =
-	"usage: pct sum --by=KEY[,KEY...] [--format=text|tsv] [-n N] [--min-samples=N]\n"
-	"               [FILE]\n"
+	"usage: pct sum --by=KEY[,KEY...] [--split=thread|process] [--format=text|tsv]\n"
+	"               [-n N] [--min-samples=N] [FILE]\n"
 	"\n"
 	"Read TSV with a samples column from FILE or standard input, group the\n"
 	"rows by the KEY columns, and print each group: samples, stderr\n"
@@ -32,6 +32,8 @@ static const char usage[] =
 	"  --format=FMT      'text' (default) or 'tsv'\n"
 	"  -n, --rows=N      print only the N largest groups\n"
 	"  --min-samples=N   hide groups of fewer than N samples\n"
+	"  --split=WHAT      'thread' (pid,tid,thread) or 'process' (pid,command):\n"
+	"                    group by those columns first, then by KEYS\n"
 	"\n"
 	"See pct-sum(1).\n";
 
@@ -39,6 +41,7 @@ struct meta {
 	size_t files;
 	uint64_t dropped, cpu_ns;
 	char dimension[32];
+	char event[32];
 	char file[512];
 	char pid[24];
 	const char *cmdline;
@@ -62,6 +65,9 @@ static void parse_meta(const struct tsv *t, struct meta *m)
 			m->dropped += dropped;
 			m->cpu_ns += cpu;
 			strcpy(m->dimension, dim);
+			const char *ev = strstr(c, " event=");
+			if (ev)
+				sscanf(ev, " event=%31s", m->event);
 			m->have = 1;
 		} else if (strncmp(c, "#pct file=", 10) == 0) {
 			const char *pid = strstr(c, " pid="), *cmd = pid ? strstr(pid, " cmdline=") : NULL;
@@ -82,10 +88,18 @@ static void print_summary(FILE *out, const struct meta *m, uint64_t total)
 		fprintf(out, "# %zu files summed\n", m->files);
 	fprintf(out, "# %llu samples", (unsigned long long)total);
 	if (m->have) {
-		double rate = m->cpu_ns ? (double)(total + m->dropped) / ((double)m->cpu_ns / 1e9) : 0;
-		fprintf(out, " over %.3f %s of CPU time", (double)m->cpu_ns / 1e9, m->dimension);
-		if (rate > 0)
-			fprintf(out, ", effective rate %.1f Hz (period %.3f ms)", rate, 1e3 / rate);
+		if (strcmp(m->dimension, "seconds") != 0) {
+			/* a count: cpu_ns holds events, samples x period */
+			fprintf(out, " of %s (%llu %s in all, one sample per %.0f)", m->event, (unsigned long long)m->cpu_ns,
+				m->dimension, total + m->dropped ? (double)m->cpu_ns / (double)(total + m->dropped) : 0.0);
+		} else {
+			double rate = m->cpu_ns ? (double)(total + m->dropped) / ((double)m->cpu_ns / 1e9) : 0;
+			const char *what = strcmp(m->event, "wall") == 0 ? "wall-clock time (all threads)"
+					 : strcmp(m->event, "user") == 0 ? "user CPU time" : "CPU time";
+			fprintf(out, " over %.3f %s of %s", (double)m->cpu_ns / 1e9, m->dimension, what);
+			if (rate > 0)
+				fprintf(out, ", effective rate %.1f Hz (period %.3f ms)", rate, 1e3 / rate);
+		}
 	}
 	fprintf(out, "\n");
 	if (m->dropped)
@@ -190,7 +204,7 @@ static void print_tsv(FILE *out, const struct agg *a, char **keys, size_t rows)
 
 void stage_sum(FILE *in, const char *name, FILE *out, const struct sum_opts *o)
 {
-	char *keys[16], *by = xstrdup(o->by), *save = NULL;
+	char *keys[16], *by = o->split ? xasprintf("%s,%s", o->split, o->by) : xstrdup(o->by), *save = NULL;
 	size_t nkeys = 0;
 	for (char *k = strtok_r(by, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
 		if (nkeys == 16)
@@ -249,6 +263,7 @@ int sum_parse_options(int argc, char **argv, const char *usage_text, struct sum_
 		{ "format", required_argument, NULL, 'f' },
 		{ "rows", required_argument, NULL, 'n' },
 		{ "min-samples", required_argument, NULL, 'm' },
+		{ "split", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -257,6 +272,7 @@ int sum_parse_options(int argc, char **argv, const char *usage_text, struct sum_
 	o->tsv = 0;
 	o->limit = SIZE_MAX;
 	o->min_samples = 0;
+	o->split = NULL;
 	while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
@@ -271,6 +287,14 @@ int sum_parse_options(int argc, char **argv, const char *usage_text, struct sum_
 			o->limit = strtoul(optarg, &end, 10);
 			if (*end || optarg[0] == '-' || optarg[0] == '\0')
 				die("%s: -n wants a number of rows, not '%s'", argv[0], optarg);
+			break;
+		case 's':
+			if (strcmp(optarg, "thread") == 0)
+				o->split = "pid,tid,thread";
+			else if (strcmp(optarg, "process") == 0)
+				o->split = "pid,command";
+			else
+				die("%s: unknown --split '%s' (thread or process)", argv[0], optarg);
 			break;
 		case 'm':
 			o->min_samples = strtoull(optarg, &end, 10);

@@ -80,8 +80,10 @@ static int check_header(const struct pct_header *h, uint64_t size, const char *f
 			    (unsigned long long)size, (unsigned long long)h->file_size);
 	if (h->state != PCT_STATE_RUNNING && h->state != PCT_STATE_COMPLETE)
 		return fail(err, errlen, file, "bad state %u", h->state);
-	if (h->mechanism != PCT_MECH_CPU_TIMER && h->mechanism != PCT_MECH_ITIMER_VIRTUAL)
+	if (h->mechanism != PCT_MECH_CPU_TIMER && h->mechanism != PCT_MECH_PERF)
 		return fail(err, errlen, file, "unknown sampling mechanism %u", h->mechanism);
+	if (h->event < 1 || h->event > PCT_EVENT_MAX)
+		return fail(err, errlen, file, "unknown event %u", h->event);
 	if (memchr(h->dimension, '\0', sizeof h->dimension) == NULL || h->dimension[0] == '\0')
 		return fail(err, errlen, file, "dimension is not a NUL-terminated name");
 	for (const char *c = h->dimension; *c; c++)
@@ -91,6 +93,12 @@ static int check_header(const struct pct_header *h, uint64_t size, const char *f
 		return fail(err, errlen, file, "module_size %u, expected %zu", h->module_size, sizeof(struct pct_module));
 	if (h->entry_size != sizeof(struct pct_entry))
 		return fail(err, errlen, file, "entry_size %u, expected %zu", h->entry_size, sizeof(struct pct_entry));
+	if (h->thread_size != sizeof(struct pct_thread))
+		return fail(err, errlen, file, "thread_size %u, expected %zu", h->thread_size, sizeof(struct pct_thread));
+	if (h->threads_max > PCT_THREADS_LIMIT || h->threads_count > h->threads_max ||
+	    h->threads_offset % 8 != 0 || !in_file(h->threads_offset, (uint64_t)h->threads_max * h->thread_size, size))
+		return fail(err, errlen, file, "thread table (%u slots at offset %llu) is malformed or outside the file",
+			    h->threads_max, (unsigned long long)h->threads_offset);
 	if (h->modules_max > PCT_MODULES_LIMIT)
 		return fail(err, errlen, file, "modules_max %u exceeds the format's limit of %u modules", h->modules_max,
 			    PCT_MODULES_LIMIT);
@@ -164,15 +172,34 @@ static void resolve_late(struct profile *p, struct profile_sample *s)
 	}
 }
 
+static void read_threads(struct profile *p, const struct pct_thread *t)
+{
+	p->nthreads = p->hdr.threads_max;
+	p->threads = xcalloc(p->nthreads ? p->nthreads : 1, sizeof *p->threads);
+	for (size_t i = 0; i < p->nthreads; i++) {
+		struct profile_thread *pt = &p->threads[i];
+		pt->tid = t[i].tid;
+		pt->samples = t[i].samples;
+		for (size_t c = 0; c < sizeof t[i].name && t[i].name[c]; c++)
+			pt->name[c] = (unsigned char)t[i].name[c] < ' ' || t[i].name[c] == 0x7f ? '?' : t[i].name[c];
+	}
+}
+
 static int read_table(struct profile *p, const struct pct_entry *e, const char *file, char *err, size_t errlen)
 {
 	size_t cap = 0;
 
 	for (uint64_t i = 0; i < p->hdr.table_slots; i++) {
-		if (e[i].key == 0 || e[i].count == 0)
+		if (e[i].key == 0 || e[i].key == PCT_KEY_BUSY || e[i].count == 0)
 			continue;
 		uint32_t mod = (uint32_t)(e[i].key >> PCT_KEY_MODULE_SHIFT);
 		struct profile_sample s = { .offset = e[i].key & PCT_KEY_OFFSET_MASK, .count = e[i].count };
+		uint64_t thread = e[i].ctx & PCT_CTX_THREAD_MASK;
+		if ((e[i].ctx & ~(uint64_t)PCT_CTX_THREAD_MASK) != 0 || thread > p->nthreads ||
+		    (thread && p->threads[thread - 1].tid == 0))
+			return fail(err, errlen, file, "sample slot %llu has a bad context 0x%llx",
+				    (unsigned long long)i, (unsigned long long)e[i].ctx);
+		s.thread = (uint32_t)thread;
 		if (mod == PCT_KEY_UNKNOWN_MODULE) {
 			s.module = PROFILE_NO_MODULE;
 			resolve_late(p, &s);
@@ -208,6 +235,7 @@ int profile_parse(const char *name, const void *data, size_t size, struct profil
 	const char *pool = buf + p->hdr.strings_offset;
 	if (read_modules(p, pool, name, err, errlen, (const struct pct_module *)(buf + p->hdr.modules_offset)) != 0)
 		goto bad;
+	read_threads(p, (const struct pct_thread *)(buf + p->hdr.threads_offset));
 	if (read_table(p, (const struct pct_entry *)(buf + p->hdr.table_offset), name, err, errlen) != 0)
 		goto bad;
 	p->cmdline = xmalloc(p->hdr.cmdline_len + 1);
@@ -216,7 +244,17 @@ int profile_parse(const char *name, const void *data, size_t size, struct profil
 	for (uint32_t i = 0; i + 1 < p->hdr.cmdline_len; i++)
 		if (p->cmdline[i] == '\0')
 			p->cmdline[i] = ' ';
+	p->command = xstrdup(p->hdr.cmdline_len ? path_base(pool + p->hdr.cmdline_offset) : "?");
+	for (char *c = p->command; *c; c++)
+		if ((unsigned char)*c < ' ' || *c == 0x7f)
+			*c = '?';
 	p->cpu_ns = p->hdr.cpu_last_ns - p->hdr.cpu_start_ns;
+	/* Wall time and hardware events are not CPU time: their samples cover
+	 * samples x period (ns of wall-clock time, or events). */
+	if (p->hdr.event == PCT_EVENT_WALL || p->hdr.event >= PCT_EVENT_CYCLES) {
+		uint64_t n = p->total + p->hdr.dropped, cover;
+		p->cpu_ns = __builtin_mul_overflow(n, p->hdr.period_requested_ns, &cover) ? UINT64_MAX : cover;
+	}
 	return 0;
 bad:
 	profile_free(p);
@@ -290,8 +328,17 @@ void profile_free(struct profile *p)
 	free(p->modules);
 	free(p->samples);
 	free(p->cmdline);
+	free(p->command);
+	free(p->threads);
 	free(p->file);
 	memset(p, 0, sizeof *p);
+}
+
+const char *event_name(uint32_t event)
+{
+	static const char *const names[] = { "?", "cpu", "user", "wall", "cycles", "instructions",
+					     "cache-misses", "branch-misses" };
+	return event <= PCT_EVENT_MAX ? names[event] : "?";
 }
 
 double profile_rate(const struct profile *p)

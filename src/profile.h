@@ -25,8 +25,15 @@ struct profile_module {
 	uint64_t file_offset;          /* file offset mapped at start */
 };
 
+struct profile_thread {
+	uint32_t tid;                  /* 0: an empty slot */
+	char name[17];                 /* printable, NUL-terminated */
+	uint64_t samples;
+};
+
 struct profile_sample {
 	uint32_t module;               /* index in modules, or PROFILE_NO_MODULE */
+	uint32_t thread;               /* thread slot + 1 (index in threads + 1); 0: unknown */
 	uint64_t offset;               /* offset in the module's file, or the absolute PC */
 	uint64_t count;                /* samples */
 };
@@ -38,9 +45,13 @@ struct profile {
 	size_t nmodules;
 	struct profile_sample *samples;
 	size_t nsamples;
+	struct profile_thread *threads; /* the file's thread table, by slot */
+	size_t nthreads;
 	char *cmdline;                 /* argv joined by spaces */
+	char *command;                 /* base name of argv[0], or "?" */
 	uint64_t total;                /* sum of samples[].count */
-	uint64_t cpu_ns;               /* CPU time covered by sampling */
+	uint64_t cpu_ns;               /* time the samples cover, ns: CPU time of the
+					  process, or samples x period for wall and perf */
 };
 
 /*
@@ -57,6 +68,9 @@ void profile_free(struct profile *p);
 /* Does the file at path start with the pct magic?  (Commands use it to
  * tell a profile operand from another kind.) */
 int is_profile(const char *path);
+
+/* The name of an event (pct_format.h), e.g. "cpu", or "?" */
+const char *event_name(uint32_t event);
 
 /* Samples per second of the dimension (Hz), or 0 if unknown. */
 double profile_rate(const struct profile *p);

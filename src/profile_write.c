@@ -14,7 +14,6 @@
 
 #include "profile.h"
 #include "pset.h"
-#include "u64map.h"
 #include "util.h"
 
 static int write_all(int fd, const void *buf, size_t len)
@@ -32,6 +31,14 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+static int cmp_mrow(const void *pa, const void *pb)
+{
+	const uint64_t *a = pa, *b = pb;   /* key, ctx */
+	if (a[0] != b[0])
+		return a[0] < b[0] ? -1 : 1;
+	return a[1] < b[1] ? -1 : a[1] > b[1];
+}
+
 int profile_write(const char *path, const struct pset *s, char *err, size_t errlen)
 {
 	const struct profile *first = &s->profiles[0];
@@ -43,6 +50,7 @@ int profile_write(const char *path, const struct pset *s, char *err, size_t errl
 	h.header_size = sizeof h;
 	h.state = PCT_STATE_COMPLETE;
 	h.mechanism = first->hdr.mechanism;
+	h.event = first->hdr.event;
 	memcpy(h.dimension, first->hdr.dimension, sizeof h.dimension);
 	h.dimension_abbrev = first->hdr.dimension_abbrev;
 	h.pid = first->hdr.pid;
@@ -62,16 +70,57 @@ int profile_write(const char *path, const struct pset *s, char *err, size_t errl
 	h.cpu_last_ns = s->cpu_ns;
 	h.dropped = s->dropped;
 
-	/* samples keyed by (global module, offset), as the runtime keys them */
-	struct u64map sum = { 0 };
+	/* threads: one slot per distinct (tid, name) of all files */
+	struct mthread { uint32_t tid; char name[17]; uint64_t samples; } *threads = NULL;
+	size_t nthreads = 0, capthreads = 0;
+	uint32_t **tmap = xcalloc(s->nprofiles, sizeof *tmap);
+	for (size_t f = 0; f < s->nprofiles; f++) {
+		const struct profile *p = &s->profiles[f];
+		tmap[f] = xcalloc(p->nthreads + 1, sizeof **tmap);
+		for (size_t t = 0; t < p->nthreads; t++) {
+			if (p->threads[t].tid == 0)
+				continue;
+			size_t j = 0;
+			while (j < nthreads && !(threads[j].tid == p->threads[t].tid &&
+						 strcmp(threads[j].name, p->threads[t].name) == 0))
+				j++;
+			if (j == nthreads) {
+				grow(&threads, &capthreads, nthreads + 1, sizeof *threads);
+				threads[nthreads].tid = p->threads[t].tid;
+				strcpy(threads[nthreads].name, p->threads[t].name);
+				threads[nthreads++].samples = 0;
+			}
+			threads[j].samples += p->threads[t].samples;
+			tmap[f][t + 1] = (uint32_t)j + 1;
+		}
+	}
+	if (nthreads > PCT_THREADS_LIMIT / 2)
+		nthreads = PCT_THREADS_LIMIT / 2;   /* more are merged as "unknown" */
+
+	/* samples keyed by (global module, offset, thread), as the runtime keys them */
+	struct mrow { uint64_t key, ctx, count; } *rows = NULL;
+	size_t nrows = 0, caprows = 0;
 	for (size_t f = 0; f < s->nprofiles; f++)
 		for (size_t i = 0; i < s->profiles[f].nsamples; i++) {
 			const struct profile_sample *smp = &s->profiles[f].samples[i];
 			uint32_t m = pset_module_of(s, f, smp);
 			uint64_t key = m == PSET_NO_MODULE ? pct_key(PCT_KEY_UNKNOWN_MODULE, smp->offset)
 							   : pct_key(m + 1, smp->offset);
-			*u64map_slot(&sum, key) += smp->count;
+			uint32_t t = tmap[f][smp->thread];
+			grow(&rows, &caprows, nrows + 1, sizeof *rows);
+			rows[nrows++] = (struct mrow){ key, t > nthreads ? 0 : t, smp->count };
 		}
+	for (size_t f = 0; f < s->nprofiles; f++)
+		free(tmap[f]);
+	free(tmap);
+	sort(rows, nrows, sizeof *rows, cmp_mrow);
+	size_t nsum = 0;
+	for (size_t i = 0; i < nrows; i++) {
+		if (nsum && rows[nsum - 1].key == rows[i].key && rows[nsum - 1].ctx == rows[i].ctx)
+			rows[nsum - 1].count += rows[i].count;
+		else
+			rows[nsum++] = rows[i];
+	}
 	if (s->nmods > PCT_MODULES_LIMIT)
 		return snprintf(err, errlen, "'%s': %zu modules, more than a profile holds", path, s->nmods), -1;
 	uint64_t pool = 0;
@@ -79,15 +128,22 @@ int profile_write(const char *path, const struct pset *s, char *err, size_t errl
 		pool += strlen(s->mods[m].path) + 1;
 	pool += strlen(first->cmdline) + 1;
 	uint64_t slots = 1024;
-	while (slots < 2 * sum.len)
+	while (slots < 2 * nsum)
 		slots *= 2;
+	uint32_t tslots = 16;
+	while (tslots < 2 * nthreads)
+		tslots *= 2;
 	h.modules_offset = 4096;
 	h.module_size = sizeof(struct pct_module);
 	h.modules_max = (uint32_t)s->nmods;
 	h.modules_count = (uint32_t)s->nmods;
 	h.strings_offset = h.modules_offset + s->nmods * sizeof(struct pct_module);
 	h.strings_size = pool;
-	h.table_offset = (h.strings_offset + pool + 4095) & ~UINT64_C(4095);
+	h.threads_offset = (h.strings_offset + pool + 7) & ~UINT64_C(7);
+	h.threads_max = tslots;
+	h.thread_size = sizeof(struct pct_thread);
+	h.threads_count = (uint32_t)nthreads;
+	h.table_offset = (h.threads_offset + (uint64_t)tslots * sizeof(struct pct_thread) + 4095) & ~UINT64_C(4095);
 	h.table_slots = slots;
 	h.entry_size = sizeof(struct pct_entry);
 	h.file_size = h.table_offset + slots * sizeof(struct pct_entry);
@@ -121,23 +177,29 @@ int profile_write(const char *path, const struct pset *s, char *err, size_t errl
 	h.cmdline_len = (uint32_t)clen + 1;
 	h.strings_used += clen + 1;
 
+	struct pct_thread *tt = (struct pct_thread *)(buf + h.threads_offset);
+	for (size_t t = 0; t < nthreads; t++) {
+		tt[t].tid = threads[t].tid;
+		memcpy(tt[t].name, threads[t].name, strnlen(threads[t].name, sizeof tt[t].name));
+		tt[t].samples = threads[t].samples;
+	}
+	free(threads);
 	struct pct_entry *table = (struct pct_entry *)(buf + h.table_offset);
-	for (size_t i = 0; i < sum.cap; i++) {
-		if (!sum.used[i])
-			continue;
-		uint64_t key = sum.keys[i];
-		uint64_t j = (key * UINT64_C(0x9e3779b97f4a7c15)) & (slots - 1);
+	for (size_t i = 0; i < nsum; i++) {
+		uint64_t j = (rows[i].key * UINT64_C(0x9e3779b97f4a7c15)) & (slots - 1);
 		while (table[j].key)
 			j = (j + 1) & (slots - 1);
-		table[j].key = key;
-		table[j].count = sum.vals[i];
-		h.samples += sum.vals[i];
+		table[j].key = rows[i].key;
+		table[j].ctx = rows[i].ctx;
+		table[j].count = rows[i].count;
+		h.samples += rows[i].count;
 		h.slots_used++;
 	}
+	free(rows);
 	uint64_t n = h.samples + h.dropped;
-	h.period_ns = n ? s->cpu_ns / n : 0;
+	h.period_ns = first->hdr.event == PCT_EVENT_WALL || h.mechanism == PCT_MECH_PERF ? h.period_requested_ns
+		    : n ? s->cpu_ns / n : 0;
 	memcpy(buf, &h, sizeof h);
-	u64map_free(&sum);
 
 	/* write beside the target, then rename over it: never a torn file */
 	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());

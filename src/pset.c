@@ -36,10 +36,12 @@ int pset_add(struct pset *s, struct profile *p, char *err, size_t errlen)
 	s->modmap[f] = NULL;
 	s->nprofiles++;
 	const struct pct_header *h0 = &s->profiles[0].hdr;
-	if (strcmp(p->hdr.dimension, h0->dimension) != 0 || p->hdr.mechanism != h0->mechanism) {
-		snprintf(err, errlen, "'%s' measures %s (mechanism %u) but '%s' measures %s (mechanism %u); "
-			 "they cannot be summed", p->file, p->hdr.dimension, p->hdr.mechanism,
-			 s->profiles[0].file, h0->dimension, h0->mechanism);
+	if (strcmp(p->hdr.dimension, h0->dimension) != 0 || p->hdr.mechanism != h0->mechanism ||
+	    p->hdr.event != h0->event) {
+		snprintf(err, errlen, "'%s' measures %s (event %s, mechanism %u) but '%s' measures %s (event %s, "
+			 "mechanism %u); they cannot be summed", p->file, p->hdr.dimension, event_name(p->hdr.event),
+			 p->hdr.mechanism, s->profiles[0].file, h0->dimension, event_name(h0->event),
+			 h0->mechanism);
 		return -1;
 	}
 	s->modmap[f] = xcalloc(p->nmodules, sizeof **s->modmap);

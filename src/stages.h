@@ -36,6 +36,7 @@ struct sum_opts {
 	int tsv;                       /* 1: TSV; 0: aligned text with a summary */
 	size_t limit;                  /* rows to print; SIZE_MAX for all */
 	uint64_t min_samples;          /* hide rows with fewer samples */
+	const char *split;             /* keys put before by ("pid,command"), or NULL */
 };
 
 /* Rows with fewer samples than this are marked '?' in text: their

@@ -19,6 +19,12 @@ for files in "a.pct" "a.pct b.pct"; do
 			fail "line view differs ($files, $fmt)"
 		diff <($P report $f --by=file $files) <($P dump $files | $P sym | $P line | $P sum $f --by=file) ||
 			fail "file view differs ($files, $fmt)"
+		diff <($P report $f --by=thread $files) <($P dump $files | $P sum $f --by=pid,tid,thread) ||
+			fail "thread view differs ($files, $fmt)"
+		diff <($P report $f --by=process $files) <($P dump $files | $P sum $f --by=pid,command) ||
+			fail "process view differs ($files, $fmt)"
+		diff <($P report $f --split=process $files) <($P dump $files | $P sym | $P sum $f --split=process --by=module,function) ||
+			fail "--split=process differs ($files, $fmt)"
 	done
 done
 # -n applies the same way
@@ -27,7 +33,7 @@ diff <($P report -n 3 a.pct) <($P dump a.pct | $P sym | $P sum -n 3 --by=module,
 # a column added between stages survives, and the stages still find theirs
 $P dump a.pct | awk -F'\t' 'BEGIN { OFS = "\t" } /^#/ { print; next } { print "x" NR, $0 }' | $P sym | $P line >extra.tsv ||
 	fail "stages with an extra leading column"
-head -3 extra.tsv | grep -q $'^x[0-9]*\tmodule\tbuild_id\toffset\tsamples\tfunction\tfunction_offset\taddress\tfile\tline\tinline$' ||
+head -3 extra.tsv | grep -q $'^x[0-9]*\tmodule\tbuild_id\toffset\tpid\tcommand\ttid\tthread\tsamples\tfunction\tfunction_offset\taddress\tfile\tline\tinline$' ||
 	fail "header with an extra column: $(grep -v '^#' extra.tsv | head -1)"
 grep -q '^#pct files=1 ' extra.tsv || fail "comment lines not passed through"
 
@@ -40,4 +46,4 @@ printf 'a\tb\tsamples\nx\ty\n' | $P sum --by=a 2>err; [ $? -eq 1 ] && grep -q "s
 printf 'a\tsamples\nx\t-3\n' | $P sum --by=a 2>err; [ $? -eq 1 ] && grep -q "bad samples '-3'" err || fail "negative samples: $(cat err)"
 $P sum --by=nope <extra.tsv 2>err; [ $? -eq 1 ] && grep -q "no 'nope' column" err || fail "unknown key: $(cat err)"
 : | $P sym 2>err; [ $? -eq 1 ] && grep -q "empty input" err || fail "empty input: $(cat err)"
-pass "pipeline == report for 5 views x 2 formats x 1 and 2 files"
+pass "pipeline == report for 7 views and a split x 2 formats x 1 and 2 files"

@@ -14,9 +14,11 @@ run_all() {
 	$P sum --by=module,function --format=tsv line.tsv >sum-function.tsv
 	$P report g.pct >report.txt 2>/dev/null
 	$P report --by=address --format=tsv g.pct >report-address.tsv 2>/dev/null
+	$P report --by=thread g.pct >report-thread.txt 2>/dev/null
+	$P report --split=thread --format=tsv g.pct >report-split.tsv 2>/dev/null
 }
 run_all
-outs="dump.tsv sym.tsv line.tsv sum-module.txt sum-function.tsv report.txt report-address.tsv"
+outs="dump.tsv sym.tsv line.tsv sum-module.txt sum-function.tsv report.txt report-address.tsv report-thread.txt report-split.tsv"
 if [ "${1:-}" = --update ]; then
 	cp $outs "$G/" && echo "updated $G" && exit 0
 fi

@@ -3,9 +3,10 @@
  * benchmarks: a second, independent writer of the format.
  *
  *   mkprofile OUT < TSV
- *     TSV as `pct dump` prints it (module, build_id, offset, samples; '#'
- *     lines and the header are skipped).  The profile gets pid 4242,
- *     command line "mkprofile", a 4 ms period and CPU time = samples x 4 ms.
+ *     TSV as `pct dump` prints it: a header row naming at least module,
+ *     build_id, offset and samples, and optionally tid and thread; '#'
+ *     lines are skipped.  The profile gets pid 4242, command line
+ *     "mkprofile", a 4 ms period and CPU time = samples x 4 ms.
  *   mkprofile --random OUT MODULE LO HI NADDR NSAMPLES SEED
  *     NADDR distinct random file offsets in [LO, HI) of MODULE holding
  *     NSAMPLES samples in all, from a fixed seed.
@@ -22,7 +23,29 @@
 struct row {
 	int mod;                       /* -1: [unknown] */
 	uint64_t offset, samples;
+	int thread;                    /* index in threads + 1, or 0 */
 };
+
+#define MAXTHREAD 64
+static uint32_t tids[MAXTHREAD];
+static char tnames[MAXTHREAD][16];
+static int nthreads;
+
+static int intern_thread(uint32_t tid, const char *name)
+{
+	if (tid == 0)
+		return 0;
+	for (int i = 0; i < nthreads; i++)
+		if (tids[i] == tid && strncmp(tnames[i], name, 15) == 0)
+			return i + 1;
+	if (nthreads == MAXTHREAD) {
+		fprintf(stderr, "mkprofile: too many threads\n");
+		exit(1);
+	}
+	tids[nthreads] = tid;
+	strncpy(tnames[nthreads], name, 15);
+	return ++nthreads;
+}
 
 static char *mods[MAXMOD], *bids[MAXMOD];
 static uint64_t maxoff[MAXMOD];
@@ -44,13 +67,13 @@ static int intern(const char *m, const char *b)
 	return nmods++;
 }
 
-static void add(int mod, uint64_t off, uint64_t n)
+static void add(int mod, uint64_t off, uint64_t n, int thread)
 {
 	if (nrows == caprows) {
 		caprows = caprows ? 2 * caprows : 1024;
 		rows = realloc(rows, caprows * sizeof *rows);
 	}
-	rows[nrows++] = (struct row){ mod, off, n };
+	rows[nrows++] = (struct row){ mod, off, n, thread };
 	if (mod >= 0 && off >= maxoff[mod])
 		maxoff[mod] = off + 1;
 }
@@ -66,6 +89,7 @@ static uint64_t next(void)
 
 static int write_profile(const char *out)
 {
+	uint32_t slot_of[MAXTHREAD];
 	uint64_t slots = 64, total = 0;   /* compact: these files also seed the fuzzer */
 	while (slots < 2 * nrows)
 		slots *= 2;
@@ -77,6 +101,7 @@ static int write_profile(const char *out)
 	h.header_size = sizeof h;
 	h.state = PCT_STATE_COMPLETE;
 	h.mechanism = PCT_MECH_CPU_TIMER;
+	h.event = PCT_EVENT_CPU;
 	h.pid = 4242;
 	h.ppid = 1;
 	strcpy(h.dimension, "seconds");
@@ -91,7 +116,13 @@ static int write_profile(const char *out)
 	h.strings_size = 16;
 	for (int i = 0; i < nmods; i++)
 		h.strings_size += strlen(mods[i]) + 1;
-	h.table_offset = (h.strings_offset + h.strings_size + 4095) & ~4095ull;
+	h.threads_offset = (h.strings_offset + h.strings_size + 7) & ~7ull;
+	h.threads_max = 16;
+	while (h.threads_max < 2 * (uint32_t)nthreads)
+		h.threads_max *= 2;
+	h.thread_size = sizeof(struct pct_thread);
+	h.threads_count = (uint32_t)nthreads;
+	h.table_offset = (h.threads_offset + h.threads_max * sizeof(struct pct_thread) + 4095) & ~4095ull;
 	h.table_slots = slots;
 	h.entry_size = sizeof(struct pct_entry);
 	h.exe_module = UINT32_MAX;
@@ -119,17 +150,31 @@ static int write_profile(const char *out)
 		m[i].build_id_len = (uint8_t)(bl < PCT_BUILD_ID_MAX ? bl : PCT_BUILD_ID_MAX);
 	}
 	h.modules_count = (uint32_t)nmods;
+	struct pct_thread *th = (struct pct_thread *)(buf + h.threads_offset);
+	for (int i = 0; i < nthreads; i++) {
+		/* placed by tid as the runtime does, though readers index by slot */
+		uint32_t j = (tids[i] * 2654435761u) & (h.threads_max - 1);
+		while (th[j].tid)
+			j = (j + 1) & (h.threads_max - 1);
+		th[j].tid = tids[i];
+		memcpy(th[j].name, tnames[i], strlen(tnames[i]));
+		slot_of[i] = j + 1;
+	}
 	struct pct_entry *e = (struct pct_entry *)(buf + h.table_offset);
 	for (size_t r = 0; r < nrows; r++) {
 		uint64_t key = rows[r].mod < 0 ? pct_key(PCT_KEY_UNKNOWN_MODULE, rows[r].offset)
 					       : pct_key((uint32_t)rows[r].mod + 1, rows[r].offset);
+		uint64_t ctx = rows[r].thread ? slot_of[rows[r].thread - 1] : 0;
 		uint64_t i = (key * 0x9e3779b97f4a7c15ull) & (slots - 1);
-		while (e[i].key && e[i].key != key)
+		while (e[i].key && !(e[i].key == key && e[i].ctx == ctx))
 			i = (i + 1) & (slots - 1);
 		if (e[i].key == 0)
 			h.slots_used++;
 		e[i].key = key;
+		e[i].ctx = ctx;
 		e[i].count += rows[r].samples;
+		if (ctx)
+			th[ctx - 1].samples += rows[r].samples;
 		total += rows[r].samples;
 	}
 	h.samples = total;
@@ -159,7 +204,7 @@ int main(int argc, char **argv)
 			uint64_t n = i + 1 == naddr ? left : 1 + next() % (2 * nsamp / naddr);
 			if (n > left - (naddr - i - 1))
 				n = left - (naddr - i - 1);
-			add(mod, lo + i * stride + next() % (stride ? stride : 1), n);
+			add(mod, lo + i * stride + next() % (stride ? stride : 1), n, 0);
 			left -= n;
 		}
 		return write_profile(argv[2]);
@@ -169,19 +214,43 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	char line[8192];
+	int col[5] = { -1, -1, -1, -1, -1 }, ctid = -1, cthread = -1;   /* module build_id offset samples */
+	static const char *const need[4] = { "module", "build_id", "offset", "samples" };
 	while (fgets(line, sizeof line, stdin)) {
-		if (line[0] == '#' || strncmp(line, "module\t", 7) == 0)
+		char *f[32];
+		int nf = 0;
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] == '#')
 			continue;
-		char *mod = strtok(line, "\t"), *bid = strtok(NULL, "\t"), *off = strtok(NULL, "\t"),
-		     *n = strtok(NULL, "\t\n");
-		if (mod && bid && off && !n) {  /* empty build_id: strtok skips it */
-			n = off;
-			off = bid;
-			bid = "";
+		for (char *p = line; nf < 32;) {   /* split at every tab: fields may be empty */
+			f[nf++] = p;
+			p = strchr(p, '\t');
+			if (p == NULL)
+				break;
+			*p++ = '\0';
 		}
-		if (!mod || !off || !n)
+		if (col[0] < 0) {
+			for (int i = 0; i < nf; i++) {
+				for (int k = 0; k < 4; k++)
+					if (strcmp(f[i], need[k]) == 0)
+						col[k] = i;
+				if (strcmp(f[i], "tid") == 0)
+					ctid = i;
+				if (strcmp(f[i], "thread") == 0)
+					cthread = i;
+			}
+			for (int k = 0; k < 4; k++)
+				if (col[k] < 0)
+					return fprintf(stderr, "mkprofile: no %s column\n", need[k]), 2;
+			continue;
+		}
+		if (nf <= col[0] || nf <= col[1] || nf <= col[2] || nf <= col[3])
 			return fprintf(stderr, "mkprofile: bad line\n"), 2;
-		add(strcmp(mod, "[unknown]") == 0 ? -1 : intern(mod, bid), strtoull(off, NULL, 16), strtoull(n, NULL, 10));
+		const char *mod = f[col[0]];
+		int thread = ctid >= 0 && cthread >= 0 && nf > ctid && nf > cthread
+				     ? intern_thread((uint32_t)strtoul(f[ctid], NULL, 10), f[cthread]) : 0;
+		add(strcmp(mod, "[unknown]") == 0 ? -1 : intern(mod, f[col[1]]), strtoull(f[col[2]], NULL, 16),
+		    strtoull(f[col[3]], NULL, 10), thread);
 	}
 	return write_profile(argv[1]);
 }

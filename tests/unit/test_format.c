@@ -45,6 +45,15 @@ static void spit(const char *path, const void *buf, size_t len)
 	close(fd);
 }
 
+/* What the signal handler does with a PC: create the file on the first
+ * sample, then count it (thread unknown). */
+static void sample_at(uintptr_t pc)
+{
+	if (!atomic_load(&rt_g.table_ready) && rt_output_create() != 0)
+		return;
+	rt_sample(pc, 0);
+}
+
 /* Write the runtime's profile with known samples; return its path. */
 static const char *write_profile(void)
 {
@@ -54,13 +63,13 @@ static const char *write_profile(void)
 	CHECK(rt_modules_scan_loaded() == 0);
 	CHECK(access(name, F_OK) != 0);    /* no file before the first sample */
 	uintptr_t pc = (uintptr_t)probe_function + 1;
-	rt_sample(pc);
+	sample_at(pc);
 	CHECK(strcmp(rt_g.path, name) == 0 && access(name, F_OK) == 0);
-	rt_sample(pc);
+	sample_at(pc);
 	CHECK(rt_g.hdr->samples == 2);     /* counted in the file's table */
 	for (int i = 2; i < 1000; i++)
-		rt_sample(pc);
-	rt_sample(1);                      /* in no mapping at all */
+		sample_at(pc);
+	sample_at(1);                      /* in no mapping at all */
 	rt_sampling_stop();
 	rt_output_finish();
 	return name;
@@ -100,6 +109,55 @@ static void test_roundtrip(const char *file)
 	profile_free(&p);
 }
 
+/* Samples keep their thread: (key, ctx) pairs, the thread table, a slot
+ * still being claimed (ignored) and a pair claimed twice (added up). */
+static void test_threads(void)
+{
+	char name[256];
+	snprintf(name, sizeof name, "%s/threads.pct", dir);
+	CHECK(rt_output_prepare(name, 10) == 0);
+	CHECK(rt_modules_scan_loaded() == 0);
+	uintptr_t pc = (uintptr_t)probe_function + 1;
+	sample_at(pc);                     /* creates the file; thread unknown */
+	uint32_t a = rt_thread_slot(111, "alpha"), b = rt_thread_slot(222, "beta");
+	CHECK(a && b && a != b && rt_thread_slot(111, "other") == a && rt_thread_find(222) == b);
+	CHECK(rt_thread_find(333) == 0);
+	for (int i = 0; i < 3; i++)
+		rt_sample(pc, a);
+	for (int i = 0; i < 5; i++)
+		rt_sample(pc, b);
+	/* by hand: a second slot for (pc, a) and a slot caught mid-claim */
+	uint64_t key = 0;
+	for (uint64_t i = 0; i <= rt_g.slots_mask; i++)
+		if (rt_g.table[i].key && rt_g.table[i].ctx == a)
+			key = rt_g.table[i].key;
+	int put = 0;
+	for (uint64_t i = 0; i <= rt_g.slots_mask && put < 2; i++)
+		if (rt_g.table[i].key == 0) {
+			rt_g.table[i] = put == 0 ? (struct pct_entry){ key, a, 2 } : (struct pct_entry){ PCT_KEY_BUSY, b, 7 };
+			put++;
+		}
+	rt_sampling_stop();
+	rt_output_finish();
+
+	struct profile p;
+	char err[512];
+	CHECK(profile_read(name, &p, err, sizeof err) == 0);
+	uint64_t in_a = 0, in_b = 0, none = 0;
+	for (size_t i = 0; i < p.nsamples; i++) {
+		const struct profile_sample *smp = &p.samples[i];
+		if (smp->thread == 0)
+			none += smp->count;
+		else if (p.threads[smp->thread - 1].tid == 111 && strcmp(p.threads[smp->thread - 1].name, "alpha") == 0)
+			in_a += smp->count;
+		else if (p.threads[smp->thread - 1].tid == 222 && strcmp(p.threads[smp->thread - 1].name, "beta") == 0)
+			in_b += smp->count;
+	}
+	CHECK(none == 1 && in_a == 5 && in_b == 5);
+	CHECK(p.threads[a - 1].samples == 3 && p.threads[b - 1].samples == 5);
+	profile_free(&p);
+}
+
 /* 1024 slots hold 896 keys (7/8); the rest are dropped and counted. */
 static void test_table_bound(void)
 {
@@ -109,9 +167,9 @@ static void test_table_bound(void)
 	CHECK(rt_modules_scan_loaded() == 0);
 	uintptr_t base = (uintptr_t)probe_function;
 	for (int i = 0; i < 2000; i++)
-		rt_sample(base + (uintptr_t)(i % 64));          /* 64 keys, many hits each */
+		sample_at(base + (uintptr_t)(i % 64));          /* 64 keys, many hits each */
 	for (int i = 0; i < 2000; i++)
-		rt_sample((uintptr_t)0x1000 + (uintptr_t)i * 16); /* 2000 unknown keys */
+		sample_at((uintptr_t)0x1000 + (uintptr_t)i * 16); /* 2000 unknown keys */
 	rt_output_finish();
 	struct profile p;
 	char err[512];
@@ -163,7 +221,7 @@ static void test_damage(const char *good)
 	DAMAGE(memset(h->dimension, 'x', sizeof h->dimension), "dimension");
 	DAMAGE(memcpy(h->dimension, "seconds\n", 9), "dimension contains a blank or control character");
 	DAMAGE(h->module_size = 8, "module_size");
-	DAMAGE(h->entry_size = 32, "entry_size");
+	DAMAGE(h->entry_size = 16, "entry_size");
 	DAMAGE(h->modules_count = h->modules_max + 1, "modules_count");
 	DAMAGE(h->modules_max = PCT_MODULES_LIMIT + 1, "exceeds the format's limit of 65534 modules");
 	DAMAGE(h->modules_offset = len - 8, "module table");
@@ -185,6 +243,29 @@ static void test_damage(const char *good)
 				break;
 			}
 	}), "refers to module");
+
+	DAMAGE(h->event = 0, "unknown event 0");
+	DAMAGE(h->event = PCT_EVENT_MAX + 1, "unknown event");
+	DAMAGE(h->thread_size = 8, "thread_size");
+	DAMAGE(h->threads_offset = len - 8, "thread table");
+	DAMAGE(h->threads_count = h->threads_max + 1, "thread table");
+	/* a sample whose context names an empty thread slot, or sets reserved bits */
+	DAMAGE(({
+		struct pct_entry *e = (struct pct_entry *)(buf + h->table_offset);
+		for (uint64_t i = 0; i < h->table_slots; i++)
+			if (e[i].key) {
+				e[i].ctx = h->threads_max;   /* the runtime left that slot empty */
+				break;
+			}
+	}), "bad context");
+	DAMAGE(({
+		struct pct_entry *e = (struct pct_entry *)(buf + h->table_offset);
+		for (uint64_t i = 0; i < h->table_slots; i++)
+			if (e[i].key) {
+				e[i].ctx |= UINT64_C(1) << 40;
+				break;
+			}
+	}), "bad context");
 
 	/* every truncation of the header, and a chopped table */
 	int all_refused = 1;
@@ -211,14 +292,14 @@ static void test_taken_name(const char *taken)
 	snprintf(want, sizeof want, "%.*s.%d.pct", (int)strlen(taken) - 4, taken, (int)getpid());
 	CHECK(rt_output_prepare(taken, 10) == 0);
 	CHECK(rt_modules_scan_loaded() == 0);
-	rt_sample((uintptr_t)probe_function);
+	sample_at((uintptr_t)probe_function);
 	CHECK(strcmp(rt_g.path, want) == 0);
 	CHECK(access(want, F_OK) == 0);
 	/* and NAME.PID.1.pct if that is taken too */
 	snprintf(want + strlen(want) - 4, 20, ".1.pct");
 	CHECK(rt_output_prepare(taken, 10) == 0);
 	CHECK(rt_modules_scan_loaded() == 0);
-	rt_sample((uintptr_t)probe_function);
+	sample_at((uintptr_t)probe_function);
 	CHECK(strcmp(rt_g.path, want) == 0);
 }
 
@@ -246,9 +327,9 @@ static void test_rescan_limit(void)
 	for (int i = 0; i < N; i++)
 		ok &= mprotect(base + (size_t)(2 * i) * (size_t)page, (size_t)page, PROT_READ | PROT_EXEC) == 0;
 	CHECK(ok);
-	rt_sample((uintptr_t)probe_function);      /* creates the file */
+	sample_at((uintptr_t)probe_function);      /* creates the file */
 	for (int i = 0; i < N; i++)
-		rt_sample((uintptr_t)(base + (size_t)(2 * i) * (size_t)page + 16));
+		sample_at((uintptr_t)(base + (size_t)(2 * i) * (size_t)page + 16));
 	rt_output_finish();
 	struct profile p;
 	char err[512];
@@ -275,6 +356,7 @@ int main(void)
 	const char *file = write_profile();
 	test_taken_name(file);
 	test_roundtrip(file);
+	test_threads();
 	test_table_bound();
 	test_rescan_limit();
 	test_damage(file);

@@ -1,0 +1,315 @@
+/*
+ * threads.c - one sampling source per thread, armed for every thread
+ * without the program's help.
+ *
+ * A source is either
+ *   - a POSIX timer on the thread's CPU clock (timer_create(2) with
+ *     CLOCK_THREAD_CPUTIME_ID's clock id for that tid, SIGEV_THREAD_ID), or
+ *   - a perf_event_open(2) event counting that thread only (pid = tid,
+ *     exclude_kernel, which perf_event_paranoid 2 allows unprivileged),
+ *     whose overflow is sent as the pct signal to that thread (F_SETOWN_EX
+ *     with F_OWNER_TID, F_SETSIG, O_ASYNC): the method of PAPI and of
+ *     perf's own self-monitoring examples.
+ * Both fire only while their thread runs, and only at that thread.
+ *
+ * Threads are armed
+ *   - at start: the calling thread, then every other thread listed in
+ *     /proc/self/task (threads a constructor started before pct's);
+ *   - when created: pct's pthread_create() wraps the start routine, arms
+ *     the new thread before the program's code runs, and disarms it when
+ *     the routine returns or the thread calls pthread_exit() (a cleanup
+ *     handler), so a program that makes a million short threads does not
+ *     leak a million timers.  The wrapper is found first because libpct.so
+ *     is preloaded (or linked before libc); it calls glibc's through
+ *     dlsym(RTLD_NEXT).  Threads made with raw clone(2) are not armed.
+ *
+ * A registry of armed sources lets pct_off() stop them all, and a forked
+ * child drop the parent's (it inherits perf descriptors, not timers).  A
+ * perf descriptor is closed only if PERF_EVENT_IOC_ID still returns the id
+ * it had: a program that closed every descriptor may have reused the
+ * number, and pct must never close the program's file.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime.h"
+
+#define PUBLIC __attribute__((visibility("default")))
+
+struct arm {
+	_Atomic int used;              /* 0 free, 1 being set up, 2 armed */
+	uint32_t tid;
+	int fd;                        /* perf event, or -1 */
+	uint64_t perf_id;
+	timer_t timer;                 /* if fd < 0 */
+};
+
+static struct arm arms[RT_ARMS_MAX];
+
+/* The calling thread's arm + 1, or 0. */
+static __thread int my_arm __attribute__((tls_model("initial-exec")));
+
+/* async-signal-safe */
+uint32_t rt_gettid(void)
+{
+	return (uint32_t)syscall(SYS_gettid);
+}
+
+/* Linux's clock id for a thread's CPU clock, as pthread_getcpuclockid()
+ * makes it: MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED) in the kernel's
+ * include/linux/posix-timers.h. */
+static clockid_t thread_clock(uint32_t tid)
+{
+	return (clockid_t)((~(unsigned)tid << 3) | 4 | 2);
+}
+
+static int perf_open(const struct rt_method *m, uint32_t tid)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	switch (m->event) {
+	case PCT_EVENT_CYCLES: a.type = PERF_TYPE_HARDWARE; a.config = PERF_COUNT_HW_CPU_CYCLES; break;
+	case PCT_EVENT_INSTRUCTIONS: a.type = PERF_TYPE_HARDWARE; a.config = PERF_COUNT_HW_INSTRUCTIONS; break;
+	case PCT_EVENT_CACHE_MISSES: a.type = PERF_TYPE_HARDWARE; a.config = PERF_COUNT_HW_CACHE_MISSES; break;
+	case PCT_EVENT_BRANCH_MISSES: a.type = PERF_TYPE_HARDWARE; a.config = PERF_COUNT_HW_BRANCH_MISSES; break;
+	default: a.type = PERF_TYPE_SOFTWARE; a.config = PERF_COUNT_SW_TASK_CLOCK; break;
+	}
+	a.sample_period = m->period;
+	a.exclude_kernel = 1;          /* unprivileged at perf_event_paranoid 2 */
+	a.exclude_hv = 1;
+	a.disabled = 1;
+	a.wakeup_events = 1;
+	return (int)syscall(SYS_perf_event_open, &a, (pid_t)tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* Can method m be used here?  0, or the errno perf_event_open gave. */
+int rt_arm_probe(const struct rt_method *m)
+{
+	int fd = perf_open(m, rt_gettid());
+	if (fd < 0)
+		return errno ? errno : EINVAL;
+	close(fd);
+	return 0;
+}
+
+static int arm_take(void)
+{
+	for (int i = 0; i < RT_ARMS_MAX; i++) {
+		int expect = 0;
+		if (atomic_load_explicit(&arms[i].used, memory_order_relaxed) == 0 &&
+		    atomic_compare_exchange_strong(&arms[i].used, &expect, 1))
+			return i;
+	}
+	return -1;
+}
+
+/* Stop and free arm i; a perf descriptor only if it is still ours. */
+static void arm_release(int i, int close_fd)
+{
+	struct arm *a = &arms[i];
+	if (a->fd >= 0) {
+		uint64_t id = 0;
+		if (close_fd && ioctl(a->fd, PERF_EVENT_IOC_ID, &id) == 0 && id == a->perf_id) {
+			ioctl(a->fd, PERF_EVENT_IOC_DISABLE, 0);
+			close(a->fd);
+		}
+	} else {
+		timer_delete(a->timer);
+	}
+	atomic_store(&a->used, 0);
+}
+
+/*
+ * Start sampling thread tid with the run's method; own: tid is the
+ * caller, whose arm is remembered for its exit.  0, or -1 after a warning
+ * (only for the first thread: later failures leave that thread unsampled).
+ */
+int rt_arm_thread(uint32_t tid, int own)
+{
+	const struct rt_method *m = &rt_g.method;
+	int i = arm_take();
+	if (i < 0)
+		return -1;
+	struct arm *a = &arms[i];
+	a->tid = tid;
+	a->fd = -1;
+	if (m->mechanism == PCT_MECH_PERF) {
+		int fd = perf_open(m, tid);
+		struct f_owner_ex owner = { F_OWNER_TID, (pid_t)tid };
+		if (fd < 0 || fcntl(fd, F_SETOWN_EX, &owner) != 0 || fcntl(fd, F_SETSIG, m->signo) != 0 ||
+		    fcntl(fd, F_SETFL, O_ASYNC) != 0 || ioctl(fd, PERF_EVENT_IOC_ID, &a->perf_id) != 0 ||
+		    ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+			int err = errno;
+			if (fd >= 0)
+				close(fd);
+			atomic_store(&a->used, 0);
+			if (own && my_arm == 0 && tid == (uint32_t)getpid())
+				rt_warn("cannot open a perf event for the main thread", NULL, err);
+			return -1;
+		}
+		a->fd = fd;
+	} else {
+		struct sigevent sev;
+		struct itimerspec ts;
+		memset(&sev, 0, sizeof sev);
+		sev.sigev_notify = SIGEV_THREAD_ID;
+		sev.sigev_signo = m->signo;
+		sev._sigev_un._tid = (pid_t)tid;
+		ts.it_interval.tv_sec = (time_t)(m->period / 1000000000u);
+		ts.it_interval.tv_nsec = (long)(m->period % 1000000000u);
+		ts.it_value = ts.it_interval;
+		if (timer_create(thread_clock(tid), &sev, &a->timer) != 0) {
+			int err = errno;
+			atomic_store(&a->used, 0);
+			if (own && tid == (uint32_t)getpid())
+				rt_warn("cannot create a CPU-time timer", NULL, err);
+			return -1;
+		}
+		if (timer_settime(a->timer, 0, &ts, NULL) != 0) {
+			int err = errno;
+			timer_delete(a->timer);
+			atomic_store(&a->used, 0);
+			if (own && tid == (uint32_t)getpid())
+				rt_warn("cannot arm the CPU-time timer", NULL, err);
+			return -1;
+		}
+	}
+	atomic_store(&a->used, 2);
+	if (own)
+		my_arm = i + 1;
+	return 0;
+}
+
+/* Arm every thread of the process but the caller (threads that existed
+ * before pct started).  Returns how many were armed. */
+int rt_arm_existing_threads(void)
+{
+	uint32_t me = rt_gettid();
+	int n = 0;
+	DIR *d = opendir("/proc/self/task");
+	if (d == NULL)
+		return 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		uint32_t tid = (uint32_t)strtoul(e->d_name, NULL, 10);
+		if (tid && tid != me && tid != (uint32_t)rt_g.wall_tid && rt_arm_thread(tid, 0) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* async-signal-safe: stop every source (pct_off, or a failed file). */
+void rt_disarm_all(void)
+{
+	struct itimerspec off;
+	memset(&off, 0, sizeof off);
+	for (int i = 0; i < RT_ARMS_MAX; i++) {
+		struct arm *a = &arms[i];
+		if (atomic_load(&a->used) != 2)
+			continue;
+		if (a->fd >= 0) {
+			uint64_t id = 0;
+			if (ioctl(a->fd, PERF_EVENT_IOC_ID, &id) == 0 && id == a->perf_id)
+				ioctl(a->fd, PERF_EVENT_IOC_DISABLE, 0);
+		} else {
+			timer_settime(a->timer, 0, &off, NULL);
+		}
+	}
+}
+
+/* In a forked child: the parent's timers are gone, and its perf events
+ * (inherited descriptors watching the parent's threads) are closed. */
+void rt_arms_forget_after_fork(void)
+{
+	for (int i = 0; i < RT_ARMS_MAX; i++)
+		if (atomic_load(&arms[i].used) == 2) {
+			if (arms[i].fd >= 0)
+				arm_release(i, 1);
+			atomic_store(&arms[i].used, 0);
+		}
+	my_arm = 0;
+}
+
+/* ---- pthread_create() ---- */
+
+struct start {
+	void *(*fn)(void *);
+	void *arg;
+};
+
+static void thread_done(void *unused)
+{
+	(void)unused;
+	int i = my_arm - 1;
+	my_arm = 0;
+	if (i >= 0 && atomic_load(&arms[i].used) == 2 && arms[i].tid == rt_gettid())
+		arm_release(i, 1);
+}
+
+static void *thread_start(void *p)
+{
+	struct start st = *(struct start *)p;
+	void *ret;
+
+	free(p);
+	if (atomic_load_explicit(&rt_g.sampling, memory_order_acquire))
+		rt_arm_thread(rt_gettid(), 1);
+	pthread_cleanup_push(thread_done, NULL);
+	ret = st.fn(st.arg);
+	pthread_cleanup_pop(1);
+	return ret;
+}
+
+typedef int create_fn(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+static create_fn *real_create(void)
+{
+	static create_fn *real;
+	if (real == NULL)
+		real = (create_fn *)dlsym(RTLD_NEXT, "pthread_create");
+	return real;
+}
+
+/* glibc's pthread_create, for pct's own thread, which is not armed. */
+int rt_thread_spawn(void *thread, const void *attr, void *(*fn)(void *), void *arg)
+{
+	create_fn *real = real_create();
+	return real ? real(thread, attr, fn, arg) : EAGAIN;
+}
+
+/*
+ * pthread_create(3), with the new thread armed for sampling while pct is
+ * on; otherwise exactly glibc's.  If the wrapper cannot allocate its 16
+ * bytes, the thread is created unarmed.
+ */
+PUBLIC int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+	create_fn *real = real_create();
+	if (real == NULL)
+		return EAGAIN;
+	if (atomic_load(&rt_g.state) != RT_ON || rt_g.hdr->pid != (uint32_t)getpid())
+		return real(thread, attr, fn, arg);
+	struct start *st = malloc(sizeof *st);
+	if (st == NULL)
+		return real(thread, attr, fn, arg);
+	st->fn = fn;
+	st->arg = arg;
+	int rc = real(thread, attr, thread_start, st);
+	if (rc != 0)
+		free(st);
+	return rc;
+}

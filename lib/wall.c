@@ -1,0 +1,175 @@
+/*
+ * wall.c - the wall event's sampler of blocked threads.
+ *
+ * Wall-clock time of a thread = time on a CPU + time off it.  The on-CPU
+ * part comes from the thread's own timer or perf event like any CPU
+ * sample (threads.c), with the same period.  The off-CPU part comes from
+ * this thread, "pct-wall", which wakes once per period and reads, for
+ * every other thread, /proc/self/task/TID/syscall: the kernel's view of a
+ * blocked thread, "NR ARG1..ARG6 SP PC", PC being the user address the
+ * thread will return to.  A thread that reads "running" is on a CPU (or
+ * waiting for one) and is left to its own sampling source.
+ *
+ * A blocked thread is observed, never interrupted: no signal is sent to
+ * it, so its read(2), poll(2) or nanosleep(2) cannot fail with EINTR
+ * because of pct.  The sampler blocks every signal, so the program's
+ * process-directed signals are never delivered to it.  If the sampler
+ * wakes late, each blocked thread is charged one sample per period that
+ * elapsed, so wall time is not lost to a busy machine.
+ *
+ * Known gaps (libpct(3)): time spent runnable but waiting for a CPU is in
+ * neither part; with perf events, kernel time on a CPU is in neither part.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime.h"
+
+static _Atomic int stop;
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Read DIRFD/TID/LEAF into buf (NUL-terminated); length or -1. */
+static ssize_t read_task_file(int dirfd, const char *tid, const char *leaf, char *buf, size_t cap)
+{
+	char path[64];
+	size_t n = strlen(tid);
+	if (n + strlen(leaf) + 2 > sizeof path)
+		return -1;
+	memcpy(path, tid, n);
+	path[n] = '/';
+	strcpy(path + n + 1, leaf);
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t r = read(fd, buf, cap - 1);
+	close(fd);
+	if (r < 0)
+		return -1;
+	buf[r] = '\0';
+	return r;
+}
+
+/* The user PC of a blocked thread: the last field of its syscall file. */
+static int blocked_pc(const char *text, uintptr_t *pc)
+{
+	if (strncmp(text, "running", 7) == 0)
+		return -1;
+	const char *last = strrchr(text, ' ');
+	if (last == NULL || strncmp(last + 1, "0x", 2) != 0)
+		return -1;
+	uintptr_t v = 0;
+	for (const char *c = last + 3; *c && *c != '\n'; c++) {
+		int d = *c >= '0' && *c <= '9' ? *c - '0' : *c >= 'a' && *c <= 'f' ? *c - 'a' + 10 : -1;
+		if (d < 0)
+			return -1;
+		v = v * 16 + (uintptr_t)d;
+	}
+	*pc = v;
+	return v ? 0 : -1;
+}
+
+/* One pass over the threads: charge n samples to every blocked one. */
+static void sample_blocked(int dirfd, uint32_t me, uint64_t n)
+{
+	char dents[4096], text[512];
+	long got;
+
+	lseek(dirfd, 0, SEEK_SET);
+	while ((got = syscall(SYS_getdents64, dirfd, dents, sizeof dents)) > 0) {
+		for (long off = 0; off < got;) {
+			struct { uint64_t ino; int64_t off; unsigned short reclen; unsigned char type; char name[]; }
+				*d = (void *)(dents + off);
+			off += d->reclen;
+			uint32_t tid = 0;
+			for (const char *c = d->name; *c >= '0' && *c <= '9'; c++)
+				tid = tid * 10 + (uint32_t)(*c - '0');
+			uintptr_t pc;
+			if (tid == 0 || tid == me || read_task_file(dirfd, d->name, "syscall", text, sizeof text) < 0 ||
+			    blocked_pc(text, &pc) != 0)
+				continue;
+			if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) && rt_output_create() != 0)
+				return;
+			uint32_t slot = rt_thread_find(tid);
+			if (slot == 0) {
+				char comm[32];
+				ssize_t r = read_task_file(dirfd, d->name, "comm", comm, sizeof comm);
+				if (r > 0 && comm[r - 1] == '\n')
+					comm[r - 1] = '\0';
+				slot = rt_thread_slot(tid, r > 0 ? comm : "?");
+			}
+			for (uint64_t k = 0; k < n; k++)
+				rt_sample(pc, slot);
+		}
+	}
+}
+
+static void *wall_main(void *arg)
+{
+	(void)arg;
+	sigset_t all;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	prctl(PR_SET_NAME, "pct-wall");
+	uint32_t me = rt_gettid();
+	atomic_store(&rt_g.wall_tid, (int)me);
+	int dirfd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0) {
+		rt_say("cannot read /proc/self/task", NULL, 0, "wall time shows CPU time only");
+		return NULL;
+	}
+	uint64_t period = rt_g.method.period, last = mono_ns(), next = last + period;
+	while (!atomic_load(&stop)) {
+		struct timespec ts = { (time_t)(next / 1000000000u), (long)(next % 1000000000u) };
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		uint64_t now = mono_ns();
+		/* the periods that ended since the last pass, one at least */
+		uint64_t n = (now - last + period / 2) / period;
+		if (n == 0)
+			n = 1;
+		last += n * period;
+		next = last + period;
+		if (atomic_load_explicit(&rt_g.sampling, memory_order_acquire) && !atomic_load(&stop))
+			sample_blocked(dirfd, me, n);
+	}
+	close(dirfd);
+	return NULL;
+}
+
+/* Start the sampler thread.  0, or -1 after a warning. */
+int rt_wall_start(void)
+{
+	pthread_t t;
+	pthread_attr_t a;
+	atomic_store(&stop, 0);
+	atomic_store(&rt_g.wall_tid, 0);
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&a, 64 * 1024);
+	int rc = rt_thread_spawn(&t, &a, wall_main, NULL);
+	pthread_attr_destroy(&a);
+	if (rc != 0) {
+		rt_warn("cannot start the wall-clock sampler thread", NULL, rc);
+		return -1;
+	}
+	return 0;
+}
+
+/* Ask the sampler to stop; it exits at its next wake-up.  Not joined, so
+ * that exit is not delayed by up to one period. */
+void rt_wall_stop(void)
+{
+	atomic_store(&stop, 1);
+}
