@@ -45,6 +45,7 @@ static struct {
 	uint64_t staging_size;
 	atomic_flag lock;              /* held while creating */
 	_Atomic int failed;
+	unsigned first_k;              /* 1: never take the name itself (nth_name) */
 } out = { .lock = ATOMIC_FLAG_INIT };
 
 static int64_t realtime_ns(void)
@@ -132,7 +133,7 @@ static void point_into(void *base)
  * Build the header, module table and string pool in memory for a file to
  * be named name.  Returns 0, or -1 after one warning.
  */
-int rt_output_prepare(const char *name, unsigned slots_log2)
+int rt_output_prepare(const char *name, unsigned slots_log2, int derived)
 {
 	struct pct_header h;
 	const char *slash = strrchr(name, '/');
@@ -147,6 +148,7 @@ int rt_output_prepare(const char *name, unsigned slots_log2)
 		return -1;
 	}
 	strcpy(out.final, name);
+	out.first_k = derived ? 1 : 0;
 	snprintf(out.pid, sizeof out.pid, "%d", (int)getpid());
 	out.staging_size = h.table_offset;
 	out.staging = mmap(NULL, out.staging_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -282,7 +284,7 @@ int rt_output_create(void)
 	       h->strings_used);
 
 	err = EEXIST;
-	for (unsigned k = 0; k < 1000 && err == EEXIST; k++) {
+	for (unsigned k = out.first_k; k < 1000 && err == EEXIST; k++) {
 		if (nth_name(rt_g.path, sizeof rt_g.path, k) != 0) {
 			err = ENAMETOOLONG;
 			break;

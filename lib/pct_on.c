@@ -153,10 +153,12 @@ static void after_fork_child(void)
 	atomic_store(&rt_g.sampling, 0);
 	rt_arms_forget_after_fork();
 	rt_output_abandon();
-	if (expand_name(name, sizeof name, rt_g.pattern) != 0 || rt_output_prepare(name, rt_g.slots_log2) != 0) {
+	if (expand_name(name, sizeof name, rt_g.pattern) != 0 ||
+	    rt_output_prepare(name, rt_g.slots_log2, strcmp(name, rt_g.name) == 0) != 0) {
 		atomic_store(&rt_g.state, RT_FAILED);
 		return;
 	}
+	strcpy(rt_g.name, name);
 	rt_modules_scan_loaded();
 	rt_sampling_after_fork();
 }
@@ -187,8 +189,14 @@ PUBLIC int pct_on(void)
 		goto fail;
 	}
 	strcpy(rt_g.pattern, pattern);
+	strcpy(rt_g.name, name);
 	rt_g.slots_log2 = slots_log2_from_env();
-	if (rt_output_prepare(name, rt_g.slots_log2) != 0)
+	/* `pct record` names its command's pid in $PCT_ROOT_PID: only that
+	 * process writes the file named, and the processes under it write
+	 * NAME.PID.pct beside it */
+	const char *root = getenv("PCT_ROOT_PID");
+	int derived = root && *root && strtol(root, NULL, 10) != (long)getpid();
+	if (rt_output_prepare(name, rt_g.slots_log2, derived) != 0)
 		goto fail;
 	if (rt_modules_scan_loaded() != 0)
 		rt_warn("too many modules to record all of them in", rt_g.path, 0);

@@ -55,6 +55,7 @@ struct rt {
 	char **argv;
 	struct rt_method method;
 	char pattern[PCT_PATH_MAX + 1]; /* $PCT, expanded again in a forked child */
+	char name[PCT_PATH_MAX + 1];   /* its expansion in this process */
 	unsigned slots_log2;
 	_Atomic int wall_tid;          /* the wall sampler thread, or 0 */
 
@@ -102,7 +103,10 @@ int rt_wall_start(void);
 void rt_wall_stop(void);
 
 /* output.c */
-int rt_output_prepare(const char *name, unsigned slots_log2);
+/* derived: the name belongs to another process of the tree (a parent's
+ * name in a forked child, or not the root of `pct record`): write
+ * NAME.PID.pct from the start */
+int rt_output_prepare(const char *name, unsigned slots_log2, int derived);
 int rt_output_create(void);                         /* async-signal-safe */
 void rt_output_finish(void);
 void rt_output_abandon(void);

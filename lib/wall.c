@@ -158,7 +158,13 @@ int rt_wall_start(void)
 	pthread_attr_init(&a);
 	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&a, 64 * 1024);
+	/* born with every signal blocked: none can land in it even before
+	 * it runs */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	int rc = rt_thread_spawn(&t, &a, wall_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&a);
 	if (rc != 0) {
 		rt_warn("cannot start the wall-clock sampler thread", NULL, rc);

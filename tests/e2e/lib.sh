@@ -10,24 +10,24 @@ PROGS=$ROOT/$B/tests/progs
 SCRATCH=$(mktemp -d /tmp/pct-e2e.XXXXXX)
 trap 'rm -rf "$SCRATCH"' EXIT
 cd "$SCRATCH" || exit 1
-unset PCT PCT_HZ PCT_SLOTS PCT_QUIET PCT_LIB
+unset PCT PCT_HZ PCT_SLOTS PCT_QUIET PCT_LIB PCT_EVENT PCT_PERIOD PCT_SIGNAL
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }
 pass() { echo "ok: $*"; }
 
-# check_truth TRUTH.tsv REPORT.tsv PERIOD_S
+# check_truth TRUTH.tsv REPORT.tsv PERIOD_S [COLUMN]
 # TRUTH has "function<TAB>cpu_ns" lines written by tests/progs/selftime;
 # REPORT is `pct report --format=tsv`.  For each function, pct's share
 # among the measured functions must match the true share, and
 # samples*period the true CPU time, within 4 standard errors plus a small
 # allowance for the timing of the measurement itself.
 check_truth() {
-	awk -F'\t' -v period="$3" '
+	awk -F'\t' -v period="$3" -v key="${4:-function}" '
 	FNR == 1 && NR != 1 { report = 1 }
 	!report { t[$1] = $2 / 1e9; tt += $2 / 1e9; next }
 	FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-	($col["function"] in t) { n[$col["function"]] += $col["samples"] }
+	($col[key] in t) { n[$col[key]] += $col["samples"] }
 	END {
 		for (f in t) nn += n[f]
 		if (nn < 200) { printf "only %d samples in the measured functions\n", nn; exit 1 }
@@ -49,4 +49,11 @@ check_truth() {
 # period_of FILE: the effective period in seconds from the report summary.
 period_of() {
 	"$PCTBIN" report "$@" | sed -n 's/.*(period \([0-9.]*\) ms).*/\1/p' | awk '{ print $1 / 1000 }'
+}
+
+# share_of REPORT.tsv COLUMN VALUE: percent of samples whose COLUMN is VALUE.
+share_of() {
+	awk -F'\t' -v key="$2" -v want="$3" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		{ t += $col["samples"]; if ($col[key] == want) n += $col["samples"] }
+		END { printf "%.2f\n", t ? 100 * n / t : 0 }' "$1"
 }

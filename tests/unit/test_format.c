@@ -59,7 +59,7 @@ static const char *write_profile(void)
 {
 	static char name[256];
 	snprintf(name, sizeof name, "%s/unit.pct", dir);
-	CHECK(rt_output_prepare(name, 12) == 0);
+	CHECK(rt_output_prepare(name, 12, 0) == 0);
 	CHECK(rt_modules_scan_loaded() == 0);
 	CHECK(access(name, F_OK) != 0);    /* no file before the first sample */
 	uintptr_t pc = (uintptr_t)probe_function + 1;
@@ -115,7 +115,7 @@ static void test_threads(void)
 {
 	char name[256];
 	snprintf(name, sizeof name, "%s/threads.pct", dir);
-	CHECK(rt_output_prepare(name, 10) == 0);
+	CHECK(rt_output_prepare(name, 10, 0) == 0);
 	CHECK(rt_modules_scan_loaded() == 0);
 	uintptr_t pc = (uintptr_t)probe_function + 1;
 	sample_at(pc);                     /* creates the file; thread unknown */
@@ -163,7 +163,7 @@ static void test_table_bound(void)
 {
 	char name[256];
 	snprintf(name, sizeof name, "%s/small.pct", dir);
-	CHECK(rt_output_prepare(name, 10) == 0);
+	CHECK(rt_output_prepare(name, 10, 0) == 0);
 	CHECK(rt_modules_scan_loaded() == 0);
 	uintptr_t base = (uintptr_t)probe_function;
 	for (int i = 0; i < 2000; i++)
@@ -290,14 +290,14 @@ static void test_taken_name(const char *taken)
 {
 	char want[300];
 	snprintf(want, sizeof want, "%.*s.%d.pct", (int)strlen(taken) - 4, taken, (int)getpid());
-	CHECK(rt_output_prepare(taken, 10) == 0);
+	CHECK(rt_output_prepare(taken, 10, 0) == 0);
 	CHECK(rt_modules_scan_loaded() == 0);
 	sample_at((uintptr_t)probe_function);
 	CHECK(strcmp(rt_g.path, want) == 0);
 	CHECK(access(want, F_OK) == 0);
 	/* and NAME.PID.1.pct if that is taken too */
 	snprintf(want + strlen(want) - 4, 20, ".1.pct");
-	CHECK(rt_output_prepare(taken, 10) == 0);
+	CHECK(rt_output_prepare(taken, 10, 0) == 0);
 	CHECK(rt_modules_scan_loaded() == 0);
 	sample_at((uintptr_t)probe_function);
 	CHECK(strcmp(rt_g.path, want) == 0);
@@ -316,7 +316,7 @@ static void test_rescan_limit(void)
 	long page = sysconf(_SC_PAGESIZE);
 	char name[256];
 	snprintf(name, sizeof name, "%s/late.pct", dir);
-	CHECK(rt_output_prepare(name, 12) == 0);
+	CHECK(rt_output_prepare(name, 12, 0) == 0);
 	CHECK(rt_modules_scan_loaded() == 0);
 	uint32_t before = rt_g.hdr->modules_count;
 	/* after the start-up scan: executable pages with a gap between each,
