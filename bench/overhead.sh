@@ -56,6 +56,42 @@ done
 awk -v t="${best[pct]}" -v p="${best[plain]}" -v n="$samples" 'BEGIN {
 	printf "pct: %d samples; whole-run difference %+.2f%% (within run-to-run noise)\n", n, 100 * (t - p) / p }'
 
+# At 1, 5 and 10 kHz: a fixed CPU loop (bench/spin.c), so that the cost is
+# not lost in xz's run-to-run noise.  pct above 250 Hz samples with
+# perf_event_open; gperftools asks setitimer(ITIMER_PROF) for the rate but
+# gets at most one signal per kernel tick; perf samples cpu-clock at -F.
+cc -O2 -o spin "$root/bench/spin.c"
+echo
+echo "steady-state CPU cost by rate, bench/spin.c (fixed work), best of $ROUNDS"
+printf '%-7s %-11s %9s %9s %9s %12s\n' rate config "CPU s" "vs plain" samples "ns/sample"
+for hz in default 1000 5000 10000; do
+	declare -A b2=()
+	declare -A n2=()
+	for ((r = 0; r < ROUNDS; r++)); do
+		for c in plain pct gperftools perf; do
+			case $c in
+			plain) t=$(cpu_of ./spin) ;;
+			pct) if [ $hz = default ]; then t=$(cpu_of env LD_PRELOAD="$LIB" PCT="$dir/s.pct" ./spin)
+			     else t=$(cpu_of env LD_PRELOAD="$LIB" PCT="$dir/s.pct" PCT_HZ=$hz ./spin); fi
+			     n2[$c]=$("$root/build/bin/pct" report --format=tsv "$dir/s.pct" | awk -F'\t' 'NR > 1 { n += $1 } END { print n }') ;;
+			gperftools) t=$(cpu_of env LD_PRELOAD="$GPERF" CPUPROFILE="$dir/g.prof" CPUPROFILE_FREQUENCY=${hz/default/250} ./spin)
+			     n2[$c]=$(google-pprof --raw ./spin "$dir/g.prof" 2>/dev/null | awk '/^--- symbol/ { exit } { n++ } END { print "?" }') ;;
+			perf) t=$(cpu_of perf record -q -e cpu-clock -F ${hz/default/250} -o "$dir/perf.data" -- ./spin)
+			     n2[$c]=$(perf report -i "$dir/perf.data" --stdio --header-only 2>/dev/null | sed -n 's/.*sample_freq.*//p' | head -1)
+			     n2[$c]=$(perf script -i "$dir/perf.data" -F ip 2>/dev/null | wc -l) ;;
+			esac
+			rm -f "$dir"/s*.pct "$dir"/g.prof* "$dir"/perf.data*
+			if [ -z "${b2[$c]:-}" ] || awk -v a="$t" -v b="${b2[$c]}" 'BEGIN { exit !(a < b) }'; then b2[$c]=$t; fi
+		done
+	done
+	for c in plain pct gperftools perf; do
+		awk -v hz=$hz -v c=$c -v t="${b2[$c]}" -v p="${b2[plain]}" -v n="${n2[$c]:-0}" 'BEGIN {
+			ns = (n ~ /^[0-9]+$/ && n > 0) ? sprintf("%.0f", (t - p) * 1e9 / n) : "-"
+			printf "%-7s %-11s %9.3f %8.4fx %9s %12s\n", hz, c, t, t / p, (c == "plain" ? "-" : n), ns }'
+	done
+done
+echo "(ns/sample: extra CPU per sample, whole-run; gperftools' sample count is not read back)"
+
 cc -O2 -o persample "$root/bench/persample.c"
 base=1e9 with=1e9
 for ((r = 0; r < ROUNDS; r++)); do

@@ -1,7 +1,7 @@
 /*
  * persample.c - the cost of one sample, measured directly.
  *
- * Run under pct (LD_PRELOAD=libpct.so PCT=...), it raises SIGPROF N times,
+ * Run under pct (LD_PRELOAD=libpct.so PCT=...), it raises SIGSTKFLT (pct's signal) N times,
  * so that pct's handler runs N times: signal delivery, the handler, and
  * sigreturn, as for a timer's signal.  Run with "baseline" (no pct), it
  * raises SIGPROF with the signal ignored: the cost of raise(3) alone.  Each
@@ -27,12 +27,12 @@ int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 200000;
 	if (argc > 2 && strcmp(argv[2], "baseline") == 0)
-		signal(SIGPROF, SIG_IGN);
+		signal(SIGSTKFLT, SIG_IGN);
 	for (int i = 0; i < 1000; i++)  /* warm up: the first sample creates the file */
-		raise(SIGPROF);
+		raise(SIGSTKFLT);
 	double t0 = cpu_ns();
 	for (long i = 0; i < n; i++)
-		raise(SIGPROF);
+		raise(SIGSTKFLT);
 	printf("%.1f\n", (cpu_ns() - t0) / n);
 	return 0;
 }

@@ -13,9 +13,13 @@
  *                   directory.  An existing file is never overwritten: the
  *                   runtime then writes "NAME.PID.pct" (NAME without its
  *                   ".pct"), or "NAME.PID.K.pct" if that exists too.
- * $PCT_HZ           requested sampling rate in Hz (default 1000; the kernel
- *                   delivers at most one CPU-time signal per scheduler tick,
- *                   and the file records the rate it measured).
+ * $PCT_HZ           requested sampling rate in Hz (unset: 1000 asked, one
+ *                   CPU-time sample per scheduler tick per thread; above 250,
+ *                   perf_event_open task-clock, user time only).
+ * $PCT_EVENT        cpu (default), user, wall, cycles, instructions,
+ *                   cache-misses or branch-misses (libpct(3)).
+ * $PCT_PERIOD       events per sample of a hardware event.
+ * $PCT_SIGNAL       the signal pct samples on (default 16, SIGSTKFLT).
  * $PCT_SLOTS        sample table size in entries, a power of two between
  *                   2^10 and 2^26 (default 2^18: 4 MiB, about 229000
  *                   distinct instructions).  Samples past it are counted

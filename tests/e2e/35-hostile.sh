@@ -7,8 +7,12 @@ for opts in "" "-F 1000" "-e wall"; do
 	"$PCTBIN" record $opts -o h.pct "$PROGS/hostile" >out 2>err || fail "'$opts': status $?: $(cat err)"
 	cmp -s out plain.txt || fail "'$opts': output changed: $(cat out)"
 	"$PCTBIN" report --by=thread --format=tsv h.pct >t.tsv || fail "'$opts': report"
-	# the main thread and the four threads started after close-all
-	[ "$(grep -vc '^samples' t.tsv)" -ge 5 ] || fail "'$opts': threads: $(cat t.tsv)"
+	# the four threads started after close-all, and with timers the main
+	# thread too; a perf event is a descriptor, so closing every descriptor
+	# ends the main thread's sampling (harmlessly: pct never closes or
+	# uses a number the program may have reused, see threads.c)
+	want=5; [ "$opts" = "-F 1000" ] && want=4
+	[ "$(grep -vc '^samples' t.tsv)" -ge $want ] || fail "'$opts': threads: $(cat t.tsv)"
 	grep -q "pct: [^ ]* samples" err || fail "'$opts': no summary: $(cat err)"
 	rm -f h.pct h.*.pct
 done
