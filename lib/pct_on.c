@@ -114,7 +114,8 @@ static int expand_name(char *out, size_t cap, const char *pattern)
 	return 0;
 }
 
-static unsigned env_uint(const char *name, unsigned dflt, unsigned lo, unsigned hi)
+/* $name as a decimal in [lo, hi], or dflt (with a warning if it is bad). */
+unsigned rt_env_uint(const char *name, unsigned dflt, unsigned lo, unsigned hi)
 {
 	const char *s = getenv(name);
 	char *end;
@@ -131,7 +132,7 @@ static unsigned env_uint(const char *name, unsigned dflt, unsigned lo, unsigned 
 
 static unsigned slots_log2_from_env(void)
 {
-	unsigned slots = env_uint("PCT_SLOTS", 1u << RT_DEFAULT_SLOTS_LOG2, 1u << RT_MIN_SLOTS_LOG2,
+	unsigned slots = rt_env_uint("PCT_SLOTS", 1u << RT_DEFAULT_SLOTS_LOG2, 1u << RT_MIN_SLOTS_LOG2,
 				  1u << RT_MAX_SLOTS_LOG2);
 	unsigned log2 = 0;
 	while ((1u << (log2 + 1)) <= slots)
@@ -182,7 +183,7 @@ PUBLIC int pct_on(void)
 	}
 	const char *quiet = getenv("PCT_QUIET");
 	rt_g.quiet = quiet && *quiet && strcmp(quiet, "0") != 0;
-	unsigned hz = env_uint("PCT_HZ", RT_DEFAULT_HZ, 1, 1000000);
+	unsigned hz = rt_env_uint("PCT_HZ", RT_DEFAULT_HZ, 1, 1000000);
 	const char *event = getenv("PCT_EVENT");
 	if (strlen(pattern) >= sizeof rt_g.pattern || expand_name(name, sizeof name, pattern) != 0) {
 		rt_warn("output name too long from $PCT", pattern, 0);

@@ -73,6 +73,9 @@ struct rt {
 
 extern struct rt rt_g;
 
+/* pct_on.c */
+unsigned rt_env_uint(const char *name, unsigned dflt, unsigned lo, unsigned hi);
+
 /* modules.c */
 int rt_modules_scan_loaded(void);
 int rt_modules_add_mapping_of(uintptr_t pc);        /* async-signal-safe */

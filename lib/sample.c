@@ -19,6 +19,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,21 +200,6 @@ static const struct event_def events[] = {
 
 static const struct event_def *chosen;
 
-static unsigned long env_ulong(const char *name, unsigned long dflt)
-{
-	const char *s = getenv(name);
-	char *end;
-	if (s == NULL || *s == '\0')
-		return dflt;
-	errno = 0;
-	unsigned long v = strtoul(s, &end, 10);
-	if (errno || *end || v == 0) {
-		rt_warn("ignoring a bad value of", name, 0);
-		return dflt;
-	}
-	return v;
-}
-
 /* Choose how to sample event at hz: fills rt_g.method, or warns and
  * returns -1 when the event cannot be sampled here. */
 static int choose_method(unsigned hz, int hz_explicit, const char *name)
@@ -230,7 +216,7 @@ static int choose_method(unsigned hz, int hz_explicit, const char *name)
 		return -1;
 	}
 	m->event = d->event;
-	m->signo = (int)env_ulong("PCT_SIGNAL", SIGSTKFLT);
+	m->signo = (int)rt_env_uint("PCT_SIGNAL", SIGSTKFLT, 1, NSIG - 1);
 	if (m->signo >= NSIG || m->signo == SIGKILL || m->signo == SIGSTOP) {
 		rt_warn("ignoring a bad value of", "PCT_SIGNAL", 0);
 		m->signo = SIGSTKFLT;
@@ -244,7 +230,7 @@ static int choose_method(unsigned hz, int hz_explicit, const char *name)
 	 * ones' */
 	if (d->event == PCT_EVENT_WALL && !hz_explicit)
 		hz = RT_WALL_DEFAULT_HZ;
-	m->period = d->default_period ? env_ulong("PCT_PERIOD", d->default_period) : 1000000000u / hz;
+	m->period = d->default_period ? rt_env_uint("PCT_PERIOD", (unsigned)d->default_period, 1, UINT_MAX) : 1000000000u / hz;
 	int want_perf = d->default_period || d->event == PCT_EVENT_USER || d->event == PCT_EVENT_WALL ||
 			(hz_explicit && hz > RT_TIMER_MAX_HZ);
 	m->mechanism = want_perf ? PCT_MECH_PERF : PCT_MECH_CPU_TIMER;
