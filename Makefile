@@ -16,10 +16,14 @@ B       := build
 LIB_SRC := $(wildcard lib/*.c)
 LIB_OBJ := $(LIB_SRC:lib/%.c=$(B)/obj/lib/%.o)
 TOOL_SRC := $(wildcard src/*.c)
-TOOL_OBJ := $(TOOL_SRC:src/%.c=$(B)/obj/src/%.o)
+# pprof's profile.proto as Debian ships it (golang-github-google-pprof-dev),
+# compiled to C by protoc-c for export_pprof.c
+PROTO   := /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
+GEN     := $(B)/gen
+TOOL_OBJ := $(TOOL_SRC:src/%.c=$(B)/obj/src/%.o) $(B)/obj/gen/profile.pb-c.o
 # the tools' code minus main(), for the unit tests
 CORE_OBJ := $(filter-out $(B)/obj/src/pct.o,$(TOOL_OBJ))
-TOOL_LIBS := -ldw -lelf -lcapstone -lz -l:libstdc++.so.6 -lm
+TOOL_LIBS := -ldw -lelf -lcapstone -lz -lprotobuf-c -l:libstdc++.so.6 -lm
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
@@ -43,9 +47,17 @@ $(B)/lib/libpct.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $(LIB_OBJ)
 
-$(B)/obj/src/%.o: src/%.c src/*.h include/*.h
+$(GEN)/profile.pb-c.c $(GEN)/profile.pb-c.h: $(PROTO)
+	@mkdir -p $(GEN)
+	protoc-c --c_out=$(GEN) -I$(dir $(PROTO)) $(PROTO)
+
+$(B)/obj/gen/profile.pb-c.o: $(GEN)/profile.pb-c.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) -std=gnu11 $(CFLAGS) -I$(GEN) -c -o $@ $<
+
+$(B)/obj/src/%.o: src/%.c src/*.h include/*.h $(GEN)/profile.pb-c.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -I$(GEN) -c -o $@ $<
 
 $(B)/bin/pct: $(TOOL_OBJ)
 	@mkdir -p $(@D)
@@ -100,9 +112,9 @@ fuzz: $(FB)/fuzz_profile
 			cp $(FB)/crashes/* tests/fuzz/regressions/ 2>/dev/null; tail -40 $(FB)/fuzz.log; \
 			echo "fuzz: FAILED, findings copied to tests/fuzz/regressions/"; exit 1; fi; \
 		echo "fuzz: 1 passed, 0 failed"
-$(FB)/fuzz_profile: tests/fuzz/fuzz_profile.c $(filter-out src/pct.c,$(TOOL_SRC)) src/*.h include/*.h
+$(FB)/fuzz_profile: tests/fuzz/fuzz_profile.c $(filter-out src/pct.c,$(TOOL_SRC)) src/*.h include/*.h $(GEN)/profile.pb-c.c
 	@mkdir -p $(@D)
-	clang $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_profile.c $(filter-out src/pct.c,$(TOOL_SRC)) $(TOOL_LIBS)
+	clang $(FUZZ_CFLAGS) -I$(GEN) -o $@ tests/fuzz/fuzz_profile.c $(filter-out src/pct.c,$(TOOL_SRC)) $(GEN)/profile.pb-c.c $(TOOL_LIBS)
 
 bench: deps all progs
 	@for b in bench/*.sh; do echo "== $$b"; $$b || exit 1; done
@@ -160,20 +172,24 @@ PROGS := $(B)/tests/progs/die $(B)/tests/progs/work-full $(B)/tests/progs/work-h
 	$(B)/tests/progs/libcwork $(B)/tests/progs/hotline $(B)/tests/progs/mkprofile $(B)/tests/progs/selftime $(B)/tests/progs/selftime-static $(B)/tests/progs/selftime-manual \
 	$(B)/tests/progs/burn-exec $(B)/tests/progs/threads4 $(B)/tests/progs/forkexec $(B)/tests/progs/dlplug \
 	$(B)/tests/progs/libplug-a.so $(B)/tests/progs/libplug-b.so $(B)/tests/progs/spinsleep $(B)/tests/progs/ownprof \
-	$(B)/tests/progs/eintr $(B)/tests/progs/hostile
-$(B)/tests/progs/threads4 $(B)/tests/progs/eintr $(B)/tests/progs/hostile: $(B)/tests/progs/%: tests/progs/%.c
+	$(B)/tests/progs/eintr $(B)/tests/progs/hostile $(B)/tests/progs/callchain
+# call stacks must unwind without frame pointers (CFI only)
+$(B)/tests/progs/callchain: tests/progs/callchain.c tests/progs/burn.h
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -fomit-frame-pointer -o $@ $<
+$(B)/tests/progs/threads4 $(B)/tests/progs/eintr $(B)/tests/progs/hostile: $(B)/tests/progs/%: tests/progs/%.c tests/progs/burn.h
 	@mkdir -p $(@D)
 	$(CC) $(PROG_CFLAGS) -pthread -o $@ $<
-$(B)/tests/progs/forkexec $(B)/tests/progs/spinsleep $(B)/tests/progs/ownprof: $(B)/tests/progs/%: tests/progs/%.c
+$(B)/tests/progs/forkexec $(B)/tests/progs/spinsleep $(B)/tests/progs/ownprof: $(B)/tests/progs/%: tests/progs/%.c tests/progs/burn.h
 	@mkdir -p $(@D)
 	$(CC) $(PROG_CFLAGS) -o $@ $<
 $(B)/tests/progs/dlplug: tests/progs/dlplug.c
 	@mkdir -p $(@D)
 	$(CC) $(PROG_CFLAGS) -o $@ $< -ldl
-$(B)/tests/progs/libplug-a.so: tests/progs/plug.c
+$(B)/tests/progs/libplug-a.so: tests/progs/plug.c tests/progs/burn.h
 	@mkdir -p $(@D)
 	$(CC) $(PROG_CFLAGS) -fPIC -shared -DNAME=plug_a_work -o $@ $<
-$(B)/tests/progs/libplug-b.so: tests/progs/plug.c
+$(B)/tests/progs/libplug-b.so: tests/progs/plug.c tests/progs/burn.h
 	@mkdir -p $(@D)
 	$(CC) $(PROG_CFLAGS) -fPIC -shared -DNAME=plug_b_work -o $@ $<
 progs: $(PROGS)

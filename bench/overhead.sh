@@ -56,6 +56,40 @@ done
 awk -v t="${best[pct]}" -v p="${best[plain]}" -v n="$samples" 'BEGIN {
 	printf "pct: %d samples; whole-run difference %+.2f%% (within run-to-run noise)\n", n, 100 * (t - p) / p }'
 
+# Call stacks: pct -g (registers + a 16 KiB stack copy per sample, unwound
+# later) against perf --call-graph=dwarf (8 KiB copies) and gperftools
+# (frame-pointer walk in the handler), on xz, whose liblzma has no frame
+# pointers; then the after-run cost of unwinding: pct report against perf
+# report over the same run.
+echo
+echo "call stacks, xz -9 -T1, best of $ROUNDS"
+printf '%-11s %9s %9s %12s
+' config "CPU s" "vs plain" "report s"
+declare -A bg=() rg=()
+for ((r = 0; r < ROUNDS; r++)); do
+	for c in plain pct-g gperftools perf-dwarf; do
+		rt=0
+		case $c in
+		plain) t=$(cpu_of work) ;;
+		pct-g) t=$(cpu_of env LD_PRELOAD="$LIB" PCT="$dir/g.pct" PCT_STACK_BYTES=16384 xz -9 -T1 -c data.txt)
+		       rt=$(cpu_of "$root/build/bin/pct" report "$dir/g.pct")
+		       frames=$("$root/build/bin/pct" export --format=folded "$dir/g.pct" |
+			       awk '{ n = $NF; k = split($1, f, ";"); s += n; d += n * k } END { printf "%.1f", d / s }') ;;
+		gperftools) t=$(cpu_of env LD_PRELOAD="$GPERF" CPUPROFILE="$dir/g.prof" CPUPROFILE_FREQUENCY=250 xz -9 -T1 -c data.txt) ;;
+		perf-dwarf) t=$(cpu_of perf record -q -e cpu-clock -F 250 --call-graph=dwarf -o "$dir/perf.data" -- xz -9 -T1 -c data.txt)
+		       rt=$(cpu_of perf report -i "$dir/perf.data" --stdio) ;;
+		esac
+		rm -f "$dir"/*.pct "$dir"/g.prof* "$dir"/perf.data*
+		if [ -z "${bg[$c]:-}" ] || awk -v a="$t" -v b="${bg[$c]}" 'BEGIN { exit !(a < b) }'; then bg[$c]=$t; fi
+		if [ -z "${rg[$c]:-}" ] || awk -v a="$rt" -v b="${rg[$c]}" 'BEGIN { exit !(a < b) }'; then rg[$c]=$rt; fi
+	done
+done
+for c in plain pct-g gperftools perf-dwarf; do
+	awk -v c="$c" -v t="${bg[$c]}" -v p="${bg[plain]}" -v rt="${rg[$c]}" 'BEGIN {
+		printf "%-11s %9.3f %8.4fx %12s\n", c, t, t / p, (rt > 0 ? sprintf("%.3f", rt) : "-") }'
+done
+echo "(pct -g: $frames frames per stack on average; report s: CPU of pct report / perf report --stdio)"
+
 # At 1, 5 and 10 kHz: a fixed CPU loop (bench/spin.c), so that the cost is
 # not lost in xz's run-to-run noise.  pct above 250 Hz samples with
 # perf_event_open; gperftools asks setitimer(ITIMER_PROF) for the rate but

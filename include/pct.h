@@ -13,9 +13,9 @@
  *                   directory.  An existing file is never overwritten: the
  *                   runtime then writes "NAME.PID.pct" (NAME without its
  *                   ".pct"), or "NAME.PID.K.pct" if that exists too.
- * $PCT_HZ           requested sampling rate in Hz (unset: 1000 asked, one
- *                   CPU-time sample per scheduler tick per thread; above 250,
- *                   perf_event_open task-clock, user time only).
+ * $PCT_HZ           requested sampling rate in Hz (unset: 250, CPU-time
+ *                   timers; above 250, perf_event_open task-clock, user
+ *                   time only).
  * $PCT_EVENT        cpu (default), user, wall, cycles, instructions,
  *                   cache-misses or branch-misses (libpct(3)).
  * $PCT_PERIOD       events per sample of a hardware event.

@@ -163,7 +163,45 @@ struct pct_header {
 	uint32_t thread_size;          /* 244 bytes: sizeof(struct pct_thread) */
 	uint32_t threads_count;        /* 248 slots in use (live) */
 	uint32_t pad1;                 /* 252 zero */
-};                                     /* 256 */
+	/* Call stacks (pct record -g; 256 is a valid header_size for a file
+	 * without them): a region of struct pct_stack records, claimed by
+	 * adding to stacks_used. */
+	uint64_t stacks_offset;        /* 256 bytes from file start, 8-aligned; 0: no stacks */
+	uint64_t stacks_size;          /* 264 bytes reserved for stack records */
+	uint64_t stacks_used;          /* 272 bytes claimed (live); a claim that would pass
+					  stacks_size is not written, so this may exceed it */
+	uint64_t stacks_dropped;       /* 280 samples whose stack did not fit (live) */
+	uint32_t stack_machine;        /* 288 ELF e_machine the registers belong to (elf.h:
+					  EM_X86_64 62, EM_AARCH64 183) */
+	uint32_t stack_regs;           /* 292 registers in each record, DWARF numbers 0..stack_regs-1 */
+	uint32_t stack_bytes_max;      /* 296 most bytes of stack copied per sample */
+	uint32_t pad2;                 /* 300 zero */
+	uint64_t reserved[2];          /* 304 zero */
+};                                     /* 320 */
+
+#define PCT_HEADER_MIN 256             /* header_size of a file without the stack fields */
+
+/*
+ * A sample's call stack, as taken in the signal handler: the registers and
+ * a copy of the thread's stack from the stack pointer up, unwound later by
+ * the tools with the modules' CFI (.eh_frame, .debug_frame), as perf's
+ * --call-graph=dwarf does.  A writer claims size bytes at stacks_used,
+ * writes size first, then everything else, then sets PCT_STACK_DONE in
+ * ctx.  A reader stops at a record whose size is 0 (a claim not yet
+ * written) and skips one without PCT_STACK_DONE (being written, or its
+ * writer died).  Laid out as: this head, stack_regs 64-bit registers in
+ * DWARF order, then stack_len bytes copied from address sp, padded to 8.
+ */
+struct pct_stack {
+	uint32_t size;                 /*  0 bytes of the record, a multiple of 8 */
+	uint32_t ctx;                  /*  4 thread slot + 1 (low 16 bits), | PCT_STACK_DONE */
+	uint64_t weight;               /*  8 samples the record stands for */
+	uint64_t sp;                   /* 16 address of the first stack byte copied */
+	uint32_t stack_len;            /* 24 bytes of stack copied */
+	uint32_t flags;                /* 28 zero */
+};                                     /* 32, then the registers and the stack */
+
+#define PCT_STACK_DONE 0x80000000u
 
 /* pct_module.flags */
 #define PCT_MODF_UNMAPPED 1            /* unmapped (dlclose) while the program ran; its

@@ -32,9 +32,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "runtime.h"
 
 static struct {
@@ -46,7 +48,9 @@ static struct {
 	atomic_flag lock;              /* held while creating */
 	_Atomic int failed;
 	unsigned first_k;              /* 1: never take the name itself (nth_name) */
-} out = { .lock = ATOMIC_FLAG_INIT };
+	int fd;                        /* the file, kept open with -g to trim it at the end */
+	struct stat st;                /* what fd was, to know it is still ours */
+} out = { .lock = ATOMIC_FLAG_INIT, .fd = -1 };
 
 static int64_t realtime_ns(void)
 {
@@ -88,6 +92,14 @@ static void header_init(struct pct_header *h, unsigned slots_log2)
 	h->entry_size = sizeof(struct pct_entry);
 	h->exe_module = UINT32_MAX;
 	h->file_size = table_off + h->table_slots * sizeof(struct pct_entry);
+	if (rt_g.stack_bytes) {
+		h->stacks_offset = (h->file_size + 4095) & ~(uint64_t)4095;
+		h->stacks_size = (uint64_t)rt_g.stack_area_mb << 20;
+		h->stack_machine = ARCH_STACK_MACHINE;
+		h->stack_regs = ARCH_STACK_REGS;
+		h->stack_bytes_max = rt_g.stack_bytes;
+		h->file_size = h->stacks_offset + h->stacks_size;
+	}
 }
 
 /* Store the argv of this process in the string pool, NUL separated. */
@@ -160,6 +172,7 @@ int rt_output_prepare(const char *name, unsigned slots_log2, int derived)
 	atomic_store(&rt_g.table_ready, 0);
 	out.failed = 0;
 	rt_g.table = NULL;
+	rt_g.stacks = NULL;
 	point_into(out.staging);
 	rt_g.slots_mask = h.table_slots - 1;
 	rt_g.slots_limit = h.table_slots - h.table_slots / 8;
@@ -269,7 +282,10 @@ int rt_output_create(void)
 		step = "cannot map the profile";
 		goto fail;
 	}
-	close(fd);
+	if (rt_g.stack_bytes && fstat(fd, &out.st) == 0)
+		out.fd = fd;
+	else
+		close(fd);
 	fd = -1;
 	/* The table is touched at random: without this, each first touch of a
 	 * page reads ahead (zero-fills) a window of its neighbours. */
@@ -296,6 +312,7 @@ int rt_output_create(void)
 	unlink(out.tmp);
 	point_into(map);
 	rt_g.table = (struct pct_entry *)((char *)map + rt_g.hdr->table_offset);
+	rt_g.stacks = rt_g.hdr->stacks_offset ? (char *)map + rt_g.hdr->stacks_offset : NULL;
 	atomic_store_explicit(&rt_g.table_ready, 1, memory_order_release);
 	atomic_flag_clear_explicit(&rt_g.module_lock, memory_order_release);
 	atomic_flag_clear_explicit(&out.lock, memory_order_release);
@@ -329,10 +346,40 @@ void rt_output_abandon(void)
 	out.staging = NULL;
 	rt_g.hdr = NULL;
 	rt_g.table = NULL;
+	rt_g.stacks = NULL;
 	atomic_store(&rt_g.table_ready, 0);
+	if (out.fd >= 0)
+		close(out.fd);  /* the parent's file: the parent trims it */
+	out.fd = -1;
 	out.failed = 0;
 	atomic_flag_clear(&out.lock);
 	atomic_flag_clear(&rt_g.module_lock);
+}
+
+/*
+ * Give back the unused part of the stack region (64 MiB reserved by
+ * default).  One addition closes the region to new records, so a handler
+ * still running elsewhere writes only below what is kept; then the header
+ * and the file shrink together.  Only if out.fd is still our file (a
+ * program may close every descriptor and reuse the number).
+ */
+static void trim_stacks(struct pct_header *h)
+{
+	struct stat st;
+	if (out.fd < 0 || h->stacks_offset == 0)
+		return;
+	if (fstat(out.fd, &st) == 0 && st.st_ino == out.st.st_ino && st.st_dev == out.st.st_dev) {
+		uint64_t used = atomic_fetch_add((_Atomic uint64_t *)&h->stacks_used, h->stacks_size + 1);
+		if (used > h->stacks_size)
+			used = h->stacks_size;
+		uint64_t keep = (used + 4095) & ~(uint64_t)4095;
+		if (keep < h->stacks_size && ftruncate(out.fd, (off_t)(h->stacks_offset + keep)) == 0) {
+			h->stacks_size = keep;
+			h->file_size = h->stacks_offset + keep;
+		}
+		close(out.fd);
+	}
+	out.fd = -1;
 }
 
 /* Write the end of the profile, if one was created.  Only the process that
@@ -344,5 +391,6 @@ void rt_output_finish(void)
 	if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) || h->pid != (uint32_t)getpid())
 		return;
 	h->end_time_ns = realtime_ns();
+	trim_stacks(h);
 	atomic_store_explicit((_Atomic uint32_t *)&h->state, PCT_STATE_COMPLETE, memory_order_release);
 }

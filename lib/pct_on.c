@@ -192,6 +192,8 @@ PUBLIC int pct_on(void)
 	strcpy(rt_g.pattern, pattern);
 	strcpy(rt_g.name, name);
 	rt_g.slots_log2 = slots_log2_from_env();
+	rt_g.stack_bytes = rt_env_uint("PCT_STACK_BYTES", 0, 0, RT_STACK_BYTES_MAX);
+	rt_g.stack_area_mb = rt_env_uint("PCT_STACK_AREA", RT_STACK_AREA_MB, 1, RT_STACK_AREA_MB_MAX);
 	/* `pct record` names its command's pid in $PCT_ROOT_PID: only that
 	 * process writes the file named, and the processes under it write
 	 * NAME.PID.pct beside it */

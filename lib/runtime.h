@@ -20,7 +20,7 @@
 #include "pct_format.h"
 
 /* Defaults, documented in pct.h and libpct(3). */
-#define RT_DEFAULT_HZ 1000            /* cpu event; tick-limited with CPU timers */
+#define RT_DEFAULT_HZ 250             /* cpu event: one CPU-timer period per tick at CONFIG_HZ=250 */
 #define RT_TIMER_MAX_HZ 250            /* an explicit $PCT_HZ above this samples cpu with perf_event_open */
 #define RT_WALL_DEFAULT_HZ 250         /* the wall event's default rate */
 #define RT_WALL_TIMER_MAX_HZ 100       /* wall without perf: the most CPU timers keep exactly */
@@ -33,6 +33,9 @@
 #define RT_STRINGS_SIZE (256 * 1024)
 #define RT_CMDLINE_MAX (32 * 1024)     /* bytes of argv kept in the header */
 #define RT_MAX_PROBES 64               /* table probes before a sample is dropped */
+#define RT_STACK_BYTES_MAX 65536       /* $PCT_STACK_BYTES limit (perf's is 65528) */
+#define RT_STACK_AREA_MB 64            /* $PCT_STACK_AREA default, MiB of stack records */
+#define RT_STACK_AREA_MB_MAX 4096
 #define RT_MAX_RESCANS 256             /* /proc/self/maps reads per process */
 
 enum rt_state { RT_IDLE, RT_STARTING, RT_ON, RT_OFF, RT_FAILED };
@@ -57,6 +60,8 @@ struct rt {
 	char pattern[PCT_PATH_MAX + 1]; /* $PCT, expanded again in a forked child */
 	char name[PCT_PATH_MAX + 1];   /* its expansion in this process */
 	unsigned slots_log2;
+	unsigned stack_bytes;          /* $PCT_STACK_BYTES: stack copied per sample; 0: no stacks */
+	unsigned stack_area_mb;        /* $PCT_STACK_AREA: MiB reserved for stack records */
 	_Atomic int wall_tid;          /* the wall sampler thread, or 0 */
 
 	struct pct_header *hdr;        /* the file's MAP_SHARED mapping, or the
@@ -65,6 +70,7 @@ struct rt {
 	char *strings;
 	struct pct_thread *threads;    /* in the file; valid once table_ready */
 	struct pct_entry *table;       /* in the file; NULL until table_ready */
+	char *stacks;                  /* the stack region in the file, or NULL */
 	uint64_t slots_mask;
 	uint64_t slots_limit;          /* stop claiming new slots past this */
 	unsigned slots_shift;          /* 64 - log2(slots), for the hash */
@@ -86,7 +92,9 @@ int rt_modules_retire_unmapped(void);
 /* sample.c */
 uint32_t rt_thread_slot(uint32_t tid, const char *name); /* async-signal-safe */
 uint32_t rt_thread_find(uint32_t tid);              /* async-signal-safe */
-void rt_sample(uintptr_t pc, uint32_t thread);      /* async-signal-safe */
+void rt_sample(uintptr_t pc, uint32_t thread, uint64_t n); /* async-signal-safe */
+void rt_stack_record(const uint64_t *regs, uint32_t thread, uint64_t n, uintptr_t stack_hi); /* a-s-safe */
+void rt_thread_stack_known(void);
 int rt_sampling_start(unsigned hz, int hz_explicit, const char *event);
 void rt_sampling_disarm(void);                      /* async-signal-safe */
 void rt_sampling_stop(void);

@@ -20,10 +20,14 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "arch.h"
@@ -37,7 +41,78 @@
 static __thread struct {
 	uint32_t tid;
 	uint32_t slot;
+	uintptr_t stack_hi;            /* one past the top of this thread's stack, or 0 */
 } self __attribute__((tls_model("initial-exec")));
+
+/* glibc's (ld.so): the stack pointer at process entry, above main's frame. */
+extern void *__libc_stack_end;
+
+/* Note where the calling thread's stack ends, for -g: called by each new
+ * thread before it runs its start routine, and by the starting thread. */
+void rt_thread_stack_known(void)
+{
+	pthread_attr_t attr;
+	void *lo;
+	size_t size;
+	if (rt_gettid() == (uint32_t)getpid()) {
+		self.stack_hi = (uintptr_t)__libc_stack_end;
+	} else if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+		if (pthread_attr_getstack(&attr, &lo, &size) == 0)
+			self.stack_hi = (uintptr_t)lo + size;
+		pthread_attr_destroy(&attr);
+	}
+}
+
+/*
+ * async-signal-safe: copy up to len bytes of this process's memory from
+ * addr to dst, stopping at the first unreadable page instead of faulting:
+ * process_vm_readv(2) on ourselves, one remote piece per page.  Returns
+ * the bytes copied.
+ */
+static size_t copy_readable(void *dst, uintptr_t addr, size_t len)
+{
+	struct iovec local = { dst, len }, remote[RT_STACK_BYTES_MAX / 4096 + 2];
+	int n = 0;
+	for (uintptr_t a = addr, end = addr + len; a < end && n < (int)(sizeof remote / sizeof remote[0]); n++) {
+		uintptr_t next = (a | 4095) + 1;
+		remote[n].iov_base = (void *)a;
+		remote[n].iov_len = (next < end ? next : end) - a;
+		a += remote[n].iov_len;
+	}
+	ssize_t got = syscall(SYS_process_vm_readv, (pid_t)rt_g.hdr->pid, &local, 1UL, remote, (unsigned long)n, 0UL);
+	return got > 0 ? (size_t)got : 0;
+}
+
+/*
+ * async-signal-safe: a call-stack record (pct_format.h) of n samples for
+ * thread (slot + 1) from regs (ARCH_STACK_REGS, DWARF order, PC last):
+ * the registers and the stack from the stack pointer up to stack_hi (if
+ * known) or $PCT_STACK_BYTES.  A full region counts the samples in
+ * stacks_dropped.
+ */
+void rt_stack_record(const uint64_t *regs, uint32_t thread, uint64_t n, uintptr_t stack_hi)
+{
+	struct pct_header *h = rt_g.hdr;
+	uintptr_t sp = (uintptr_t)regs[ARCH_SP_INDEX];
+	size_t want = rt_g.stack_bytes;
+	if (stack_hi > sp && stack_hi - sp < want)
+		want = stack_hi - sp;
+	uint64_t head = sizeof(struct pct_stack) + 8 * ARCH_STACK_REGS;
+	uint64_t size = head + ((want + 7) & ~(size_t)7);
+	uint64_t off = atomic_fetch_add_explicit(A64(&h->stacks_used), size, memory_order_relaxed);
+	if (off + size > h->stacks_size || off + size < off) {
+		atomic_fetch_add_explicit(A64(&h->stacks_dropped), n, memory_order_relaxed);
+		return;
+	}
+	char *rec = rt_g.stacks + off;
+	struct pct_stack *r = (struct pct_stack *)rec;
+	atomic_store_explicit(A32(&r->size), (uint32_t)size, memory_order_release);
+	r->weight = n;
+	r->sp = sp;
+	memcpy(rec + sizeof *r, regs, 8 * ARCH_STACK_REGS);
+	r->stack_len = (uint32_t)copy_readable(rec + head, sp, want);
+	atomic_store_explicit(A32(&r->ctx), (thread & PCT_CTX_THREAD_MASK) | PCT_STACK_DONE, memory_order_release);
+}
 
 /* async-signal-safe */
 static uint64_t cpu_now_ns(void)
@@ -98,8 +173,8 @@ uint32_t rt_thread_find(uint32_t tid)
 	return 0;
 }
 
-/* async-signal-safe: add one sample at (key, ctx). */
-static void table_count(uint64_t key, uint64_t ctx)
+/* async-signal-safe: add n samples at (key, ctx). */
+static void table_count(uint64_t key, uint64_t ctx, uint64_t n)
 {
 	struct pct_header *h = rt_g.hdr;
 	/* Fibonacci hashing: the top bits of a mix of both words. */
@@ -115,27 +190,27 @@ static void table_count(uint64_t key, uint64_t ctx)
 			if (atomic_compare_exchange_strong_explicit(A64(&e->key), &k, PCT_KEY_BUSY,
 								    memory_order_acquire, memory_order_acquire)) {
 				atomic_store_explicit(A64(&e->ctx), ctx, memory_order_relaxed);
-				atomic_fetch_add_explicit(A64(&e->count), 1, memory_order_relaxed);
+				atomic_fetch_add_explicit(A64(&e->count), n, memory_order_relaxed);
 				atomic_store_explicit(A64(&e->key), key, memory_order_release);
 				atomic_fetch_add_explicit(A64(&h->slots_used), 1, memory_order_relaxed);
-				atomic_fetch_add_explicit(A64(&h->samples), 1, memory_order_relaxed);
+				atomic_fetch_add_explicit(A64(&h->samples), n, memory_order_relaxed);
 				return;
 			}
 		}
 		/* A slot being claimed (PCT_KEY_BUSY) is passed over: at worst
 		 * the same (key, ctx) gets a second slot, which readers add. */
 		if (k == key && atomic_load_explicit(A64(&e->ctx), memory_order_relaxed) == ctx) {
-			atomic_fetch_add_explicit(A64(&e->count), 1, memory_order_relaxed);
-			atomic_fetch_add_explicit(A64(&h->samples), 1, memory_order_relaxed);
+			atomic_fetch_add_explicit(A64(&e->count), n, memory_order_relaxed);
+			atomic_fetch_add_explicit(A64(&h->samples), n, memory_order_relaxed);
 			return;
 		}
 	}
-	atomic_fetch_add_explicit(A64(&h->dropped), 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(A64(&h->dropped), n, memory_order_relaxed);
 }
 
-/* async-signal-safe: charge one sample at pc to thread slot + 1 thread
+/* async-signal-safe: charge n samples at pc to thread slot + 1 thread
  * (0: unknown).  The file must exist (table_ready). */
-void rt_sample(uintptr_t pc, uint32_t thread)
+void rt_sample(uintptr_t pc, uint32_t thread, uint64_t n)
 {
 	uint64_t key;
 	int m = rt_module_find(pc);
@@ -147,18 +222,32 @@ void rt_sample(uintptr_t pc, uint32_t thread)
 	} else {
 		key = pct_key(PCT_KEY_UNKNOWN_MODULE, pc);
 	}
-	table_count(key, thread & PCT_CTX_THREAD_MASK);
+	table_count(key, thread & PCT_CTX_THREAD_MASK, n);
 	if (thread)
-		atomic_fetch_add_explicit(A64(&rt_g.threads[thread - 1].samples), 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(A64(&rt_g.threads[thread - 1].samples), n, memory_order_relaxed);
 	atomic_store_explicit(A64(&rt_g.hdr->cpu_last_ns), cpu_now_ns(), memory_order_relaxed);
 }
 
 /* async-signal-safe */
+/*
+ * How many periods one signal stands for.  A POSIX CPU timer is checked
+ * at the scheduler tick, so a thread that ran for two periods between
+ * checks gets one signal with si_overrun 1 (timer_getoverrun(2)); counting
+ * 1 + si_overrun keeps every thread's samples proportional to its CPU
+ * time even when the checks fall behind.  perf signals carry no overrun.
+ * Bounded so that a corrupt value cannot swamp the profile.
+ */
+static uint64_t sample_weight(const siginfo_t *si)
+{
+	if (si->si_code != SI_TIMER || si->si_overrun <= 0)
+		return 1;
+	return 1 + (uint64_t)(si->si_overrun < 1000 ? si->si_overrun : 1000);
+}
+
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
 	int saved = errno;
 	(void)sig;
-	(void)si;
 	if (!atomic_load_explicit(&rt_g.sampling, memory_order_acquire))
 		goto out;
 	if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) && rt_output_create() != 0)
@@ -173,7 +262,13 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		prctl(PR_GET_NAME, buf);
 		memcpy(rt_g.threads[self.slot - 1].name, buf, sizeof buf);
 	}
-	rt_sample(arch_pc(uc), self.slot);
+	uint64_t n = sample_weight(si);
+	rt_sample(arch_pc(uc), self.slot, n);
+	if (rt_g.stacks) {
+		uint64_t regs[ARCH_STACK_REGS];
+		arch_regs(uc, regs);
+		rt_stack_record(regs, self.slot, n, self.stack_hi);
+	}
 out:
 	errno = saved;
 }
@@ -306,6 +401,7 @@ int rt_sampling_start(unsigned hz, int hz_explicit, const char *event)
 		return -1;
 	}
 	header_method();
+	rt_thread_stack_known();
 	atomic_store_explicit(&rt_g.sampling, 1, memory_order_release);
 	if (rt_arm_thread(rt_gettid(), 1) != 0) {
 		atomic_store_explicit(&rt_g.sampling, 0, memory_order_release);

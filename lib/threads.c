@@ -266,8 +266,11 @@ static void *thread_start(void *p)
 	void *ret;
 
 	free(p);
-	if (atomic_load_explicit(&rt_g.sampling, memory_order_acquire))
+	if (atomic_load_explicit(&rt_g.sampling, memory_order_acquire)) {
+		if (rt_g.stack_bytes)
+			rt_thread_stack_known();
 		rt_arm_thread(rt_gettid(), 1);
+	}
 	pthread_cleanup_push(thread_done, NULL);
 	ret = st.fn(st.arg);
 	pthread_cleanup_pop(1);

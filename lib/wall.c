@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "runtime.h"
 
 static _Atomic int stop;
@@ -63,22 +64,36 @@ static ssize_t read_task_file(int dirfd, const char *tid, const char *leaf, char
 }
 
 /* The user PC of a blocked thread: the last field of its syscall file. */
-static int blocked_pc(const char *text, uintptr_t *pc)
+static int hex_word(const char *c, uintptr_t *out)
 {
-	if (strncmp(text, "running", 7) == 0)
-		return -1;
-	const char *last = strrchr(text, ' ');
-	if (last == NULL || strncmp(last + 1, "0x", 2) != 0)
-		return -1;
 	uintptr_t v = 0;
-	for (const char *c = last + 3; *c && *c != '\n'; c++) {
+	if (strncmp(c, "0x", 2) != 0)
+		return -1;
+	for (c += 2; *c && *c != '\n' && *c != ' '; c++) {
 		int d = *c >= '0' && *c <= '9' ? *c - '0' : *c >= 'a' && *c <= 'f' ? *c - 'a' + 10 : -1;
 		if (d < 0)
 			return -1;
 		v = v * 16 + (uintptr_t)d;
 	}
-	*pc = v;
-	return v ? 0 : -1;
+	*out = v;
+	return 0;
+}
+
+/* The PC and stack pointer of a thread blocked in a system call: the last
+ * two words of /proc/TID/syscall ("NR ARGS... SP PC", proc(5)). */
+static int blocked_pc(const char *text, uintptr_t *pc, uintptr_t *sp)
+{
+	if (strncmp(text, "running", 7) == 0)
+		return -1;
+	const char *last = strrchr(text, ' ');
+	if (last == NULL || hex_word(last + 1, pc) != 0 || *pc == 0)
+		return -1;
+	const char *prev = last;
+	while (prev > text && prev[-1] != ' ')
+		prev--;
+	if (prev == text || hex_word(prev, sp) != 0)
+		*sp = 0;
+	return 0;
 }
 
 /* One pass over the threads: charge n samples to every blocked one. */
@@ -96,9 +111,9 @@ static void sample_blocked(int dirfd, uint32_t me, uint64_t n)
 			uint32_t tid = 0;
 			for (const char *c = d->name; *c >= '0' && *c <= '9'; c++)
 				tid = tid * 10 + (uint32_t)(*c - '0');
-			uintptr_t pc;
+			uintptr_t pc, sp;
 			if (tid == 0 || tid == me || read_task_file(dirfd, d->name, "syscall", text, sizeof text) < 0 ||
-			    blocked_pc(text, &pc) != 0)
+			    blocked_pc(text, &pc, &sp) != 0)
 				continue;
 			if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) && rt_output_create() != 0)
 				return;
@@ -110,8 +125,15 @@ static void sample_blocked(int dirfd, uint32_t me, uint64_t n)
 					comm[r - 1] = '\0';
 				slot = rt_thread_slot(tid, r > 0 ? comm : "?");
 			}
-			for (uint64_t k = 0; k < n; k++)
-				rt_sample(pc, slot);
+			rt_sample(pc, slot, n);
+			if (rt_g.stacks && sp) {
+				/* a blocked thread's other registers are not known:
+				 * CFI that needs them ends its stack early */
+				uint64_t regs[ARCH_STACK_REGS] = { 0 };
+				regs[ARCH_SP_INDEX] = sp;
+				regs[ARCH_STACK_REGS - 1] = pc;
+				rt_stack_record(regs, slot, n, 0);
+			}
 		}
 	}
 }

@@ -3,8 +3,11 @@
 # missing: the build and test set, plus the peers the benchmarks compare
 # with when "bench" is given.  Does nothing when all are present.
 set -eu
-need="libdw-dev libelf-dev libcapstone-dev zlib1g-dev libc6-dev xz-utils gzip python3 binutils clang util-linux"
-[ "${1:-}" = bench ] && need="$need google-perftools libgoogle-perftools4 linux-perf python3-dbg"
+# the build, then the peers the tests run: gprof (binutils), google-pprof,
+# callgrind_annotate (valgrind), protoc and headless chromium
+need="libdw-dev libelf-dev libcapstone-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler golang-github-google-pprof-dev libc6-dev xz-utils gzip python3 binutils clang util-linux"
+need="$need google-perftools valgrind protobuf-compiler chromium"
+[ "${1:-}" = bench ] && need="$need libgoogle-perftools4 linux-perf python3-dbg"
 missing=
 for p in $need; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing="$missing $p"

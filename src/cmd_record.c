@@ -28,7 +28,7 @@
 #include "util.h"
 
 static const char usage[] =
-	"usage: pct record [-o FILE] [-e EVENT] [-F HZ] [-c PERIOD] [--] COMMAND [ARG...]\n"
+	"usage: pct record [-o FILE] [-e EVENT] [-F HZ] [-c PERIOD] [-g] [--] COMMAND [ARG...]\n"
 	"\n"
 	"Run COMMAND with pct's sampling runtime preloaded and write its profile\n"
 	"to FILE (default: COMMAND's base name + \".pct\").  An existing FILE is\n"
@@ -42,10 +42,15 @@ static const char usage[] =
 	"                     wall: wall-clock time of every thread, blocked or not\n"
 	"                     cycles, instructions, cache-misses, branch-misses:\n"
 	"                     hardware events, where the CPU or VM exposes them\n"
-	"  -F, --freq=HZ      rate in Hz.  cpu without -F asks for 1000 and gets one\n"
-	"                     sample per kernel tick; -F above 250 samples with\n"
+	"  -F, --freq=HZ      rate in Hz (default 250, the kernel's tick here).\n"
+	"                     cpu with -F above 250 samples with\n"
 	"                     perf_event_open (user time only) where the kernel allows\n"
 	"  -c, --count=PERIOD events per sample of a hardware event\n"
+	"  -g, --call-graph   record each sample's call stack: registers and a copy\n"
+	"                     of the stack, unwound by the reports with the modules'\n"
+	"                     CFI, so code without frame pointers unwinds too\n"
+	"      --stack-bytes=N  bytes of stack copied per sample with -g (default\n"
+	"                     16384, at most 65536)\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"See pct-record(1).\n";
@@ -129,6 +134,16 @@ static void summarize(const char *file, const char *shown, const char *cmd)
 		fprintf(stderr, " over %.3f s of %s time, written to '%s'\n", (double)p.cpu_ns / 1e9,
 			p.hdr.event == PCT_EVENT_WALL ? "wall-clock" : p.hdr.event == PCT_EVENT_USER ? "user CPU" : "CPU",
 			shown);
+	if (p.hdr.stacks_offset) {
+		uint64_t with = 0;
+		for (size_t i = 0; i < p.nstacks; i++)
+			with += p.stacks[i].weight;
+		fprintf(stderr, "pct: %llu samples have call stacks", (unsigned long long)with);
+		if (p.hdr.stacks_dropped)
+			fprintf(stderr, "; %llu did not fit in the stack region (raise $PCT_STACK_AREA, MiB)",
+				(unsigned long long)p.hdr.stacks_dropped);
+		fputc('\n', stderr);
+	}
 	profile_free(&p);
 }
 
@@ -214,14 +229,16 @@ int cmd_record(int argc, char **argv)
 		{ "freq", required_argument, NULL, 'F' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "count", required_argument, NULL, 'c' },
+		{ "call-graph", no_argument, NULL, 'g' },
+		{ "stack-bytes", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = NULL, *hz = NULL, *event = NULL, *period = NULL;
+	const char *out = NULL, *hz = NULL, *event = NULL, *period = NULL, *stack = NULL;
 	int c;
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "+o:F:e:c:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:F:e:c:gh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
@@ -235,6 +252,15 @@ int cmd_record(int argc, char **argv)
 			if (strtoul(optarg, &end, 10) == 0 || *end || optarg[0] == '-')
 				die("record: -c wants a number of events, not '%s'", optarg);
 			period = optarg;
+			break;
+		case 'g':
+			if (stack == NULL)
+				stack = "16384";
+			break;
+		case 'S':
+			if (strtoul(optarg, &end, 10) == 0 || *end || optarg[0] == '-' || strtoul(optarg, NULL, 10) > 65536)
+				die("record: --stack-bytes wants 1 to 65536 bytes, not '%s'", optarg);
+			stack = optarg;
 			break;
 		case 'e':
 			event = optarg;
@@ -283,7 +309,8 @@ int cmd_record(int argc, char **argv)
 		if (setenv("PCT", file, 1) != 0 || setenv("LD_PRELOAD", preload, 1) != 0 ||
 		    setenv("PCT_ROOT_PID", root, 1) != 0 ||
 		    (hz && setenv("PCT_HZ", hz, 1) != 0) || (event && setenv("PCT_EVENT", event, 1) != 0) ||
-		    (period && setenv("PCT_PERIOD", period, 1) != 0))
+		    (period && setenv("PCT_PERIOD", period, 1) != 0) ||
+		    (stack && setenv("PCT_STACK_BYTES", stack, 1) != 0))
 			_exit(127);
 		execvp(cmd[0], cmd);
 		fprintf(stderr, "pct: cannot run '%s': %s\n", cmd[0], strerror(errno));

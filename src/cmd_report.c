@@ -15,12 +15,17 @@
  * and --split=thread or --split=process puts those keys before the
  * view's (a profile per thread or per process, in one table);
  * so a shell pipeline of the stages prints the same report.
+ *
+ * With call stacks (pct record -g) the function view adds each function's
+ * total from the stacks, and --callers/--callees FUNC print the call
+ * graph around FUNC (callstack.h); those need the stacks, not the TSV.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "callstack.h"
 #include "commands.h"
 #include "stages.h"
 #include "symtab.h"
@@ -48,7 +53,13 @@ static const char usage[] =
 	"  -n, --rows=N    print only the N largest rows\n"
 	"  --min-samples=N hide rows of fewer than N samples (text marks rows of\n"
 	"                  fewer than 10 with '?')\n"
+	"  --callers=FUNC  with -g stacks: who calls FUNC, and how much of FUNC's\n"
+	"                  total each caller accounts for\n"
+	"  --callees=FUNC  with -g stacks: what FUNC calls, and FUNC's self time\n"
 	"  -h, --help      show this help\n"
+	"\n"
+	"With -g stacks the function view adds total and total%: the samples whose\n"
+	"stack holds the function (self plus callees).\n"
 	"\n"
 	"See pct-report(1).\n";
 
@@ -113,10 +124,94 @@ FILE *pipeline_run(char *const *files, size_t nfiles, const struct view *v, stru
 	return in;
 }
 
+/* Take --callers=F / --callees=F (or the two-word forms) out of argv,
+ * which the shared option parser does not know. */
+static int take_graph_option(int *argc, char **argv, const char **fn)
+{
+	int callees = -1;
+	for (int i = 1; i < *argc; i++) {
+		int k = 0, words = 1;
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strncmp(argv[i], "--callers", 9) == 0)
+			k = 9, callees = 0;
+		else if (strncmp(argv[i], "--callees", 9) == 0)
+			k = 9, callees = 1;
+		else
+			continue;
+		if (argv[i][k] == '=')
+			*fn = argv[i] + k + 1;
+		else if (argv[i][k] == '\0' && i + 1 < *argc)
+			*fn = argv[i + 1], words = 2;
+		else
+			die("report: %s wants a function name", argv[i]);
+		memmove(&argv[i], &argv[i + words], (size_t)(*argc - i - words + 1) * sizeof *argv);
+		*argc -= words;
+		i--;
+	}
+	return callees;
+}
+
+/* The call graph around fn: its callers or callees, as a sum of rows. */
+static void report_neighbours(char *const *files, size_t nfiles, const char *fn, int callees, struct sum_opts *o)
+{
+	struct pset s;
+	char err[512];
+	if (pset_load(&s, files, nfiles, err, sizeof err) != 0)
+		die("%s", err);
+	if (!callstack_present(&s))
+		die("report: %s has no call stacks (record with `pct record -g`)", files[0]);
+	struct agg folded = { 0 }, rows = { 0 };
+	callstack_fold(&s, &folded);
+	uint64_t total = callstack_neighbours(&folded, fn, callees, &rows);
+	if (total == 0)
+		die("report: no stack holds a function named '%s'", fn);
+	/* through sum, for the same columns and errors as every report */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *w = open_memstream(&buf, &len);
+	if (w == NULL)
+		die("out of memory");
+	const char *key = callees ? "callee" : "caller";
+	fprintf(w, "samples\t%s\n", key);
+	for (size_t i = 0; i < rows.nrows; i++)
+		fprintf(w, "%llu\t%s\n", (unsigned long long)rows.rows[i].samples, rows.rows[i].key[0]);
+	fclose(w);
+	if (!o->tsv)
+		printf("# %s of %s: %llu samples hold %s in their stack (%.2f%% of %llu with stacks); "
+		       "percent is of those\n", callees ? "callees" : "callers", fn, (unsigned long long)total, fn,
+		       folded.total ? 100.0 * (double)total / (double)folded.total : 0.0,
+		       (unsigned long long)folded.total);
+	FILE *r = fmemopen(buf, len, "r");
+	o->by = key;
+	o->split = NULL;
+	stage_sum(r, "call graph", stdout, o);
+	fclose(r);
+	free(buf);
+	agg_free(&rows);
+	agg_free(&folded);
+	pset_free(&s);
+}
+
+/* -g: each function's total, for the function view's total columns. */
+static int load_totals(char *const *files, size_t nfiles, struct agg *totals, uint64_t *of)
+{
+	struct pset s;
+	char err[512];
+	if (pset_load(&s, files, nfiles, err, sizeof err) != 0)
+		die("%s", err);
+	int have = callstack_present(&s);
+	if (have)
+		*of = callstack_totals(&s, totals);
+	pset_free(&s);
+	return have;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct sum_opts o;
-	const char *by = "function";
+	const char *by = "function", *graph_fn = NULL;
+	int graph = take_graph_option(&argc, argv, &graph_fn);
 	int status, first = sum_parse_options(argc, argv, usage, &o, &by, &status);
 	if (first < 0)
 		return status;
@@ -125,12 +220,23 @@ int cmd_report(int argc, char **argv)
 		die("report: unknown --by '%s' (function, module, address, line or file)", by);
 	if (first >= argc)
 		return usage_exit(usage, 0);
+	if (graph >= 0) {
+		report_neighbours(argv + first, (size_t)(argc - first), graph_fn, graph, &o);
+		finish_stdout();
+		symtab_free_all();
+		return 0;
+	}
 
+	struct agg totals = { 0 };
+	if (strcmp(v->name, "function") == 0 &&
+	    load_totals(argv + first, (size_t)(argc - first), &totals, &o.totals_of))
+		o.totals = &totals;
 	struct pipe_buf b[3];
 	FILE *in = pipeline_run(argv + first, (size_t)(argc - first), v, b);
 	o.by = v->keys;
 	stage_sum(in, "pipeline", stdout, &o);
 	fclose(in);
+	agg_free(&totals);
 	finish_stdout();
 	for (size_t i = 0; i < 3; i++)
 		free(b[i].buf);

@@ -135,7 +135,17 @@ static const char *shown(const char *key, const char *value)
 	return strcmp(key, "module") == 0 ? path_base(value) : value;
 }
 
-static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows, uint64_t min_samples)
+/* The total (inclusive) samples of row i's function, or -1 without
+ * totals. */
+static long long row_total(const struct agg *a, size_t i, char **keys, const struct sum_opts *o)
+{
+	if (o->totals == NULL || a->nkeys != 2 || strcmp(keys[0], "module") != 0 || strcmp(keys[1], "function") != 0)
+		return -1;
+	long r = agg_find(o->totals, a->rows[i].key);
+	return r < 0 ? 0 : (long long)o->totals->rows[r].samples;
+}
+
+static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows, const struct sum_opts *o)
 {
 	int w[16] = { 0 };
 	for (size_t k = 0; k < a->nkeys; k++) {
@@ -148,6 +158,9 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 	}
 	/* "±" is two bytes of UTF-8 but one column: pad it by hand. */
 	fprintf(out, " %9s %6s%s %7s %5s%s %15s %7s", "samples", "", "±", "percent", "", "±", "95% CI", "cum%");
+	int totals = rows && row_total(a, 0, keys, o) >= 0;
+	if (totals)
+		fprintf(out, " %9s %7s", "total", "total%");
 	for (size_t k = 0; k < a->nkeys; k++)
 		fprintf(out, "  %-*s", k + 1 < a->nkeys ? w[k] : 0, keys[k]);
 	fputc('\n', out);
@@ -160,6 +173,10 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 		fprintf(out, "%s%9llu %7.0f %6.2f%% %5.2f%% [%5.2f, %5.2f] %6.2f%%",
 			r->samples < SUM_FEW_SAMPLES ? "?" : " ", (unsigned long long)r->samples,
 			stats_stderr(r->samples), pct, stats_stderr_percent(r->samples, a->total), lo, hi, cum);
+		if (totals) {
+			long long t = row_total(a, i, keys, o);
+			fprintf(out, " %9lld %6.2f%%", t, o->totals_of ? 100.0 * (double)t / (double)o->totals_of : 0.0);
+		}
 		for (size_t k = 0; k < a->nkeys; k++) {
 			const char *val = shown(keys[k], r->key[k]);
 			if (k + 1 < a->nkeys)
@@ -171,8 +188,8 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 	}
 	if (rows < a->nrows) {
 		fprintf(out, "# %zu more rows, %.2f%% of the samples", a->nrows - rows, 100.0 - cum);
-		if (rows < a->nrows && a->rows[rows].samples < min_samples)
-			fprintf(out, " (rows of fewer than %llu samples hidden)", (unsigned long long)min_samples);
+		if (rows < a->nrows && a->rows[rows].samples < o->min_samples)
+			fprintf(out, " (rows of fewer than %llu samples hidden)", (unsigned long long)o->min_samples);
 		fputc('\n', out);
 	}
 	for (size_t i = 0; i < rows; i++)
@@ -182,9 +199,12 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 		}
 }
 
-static void print_tsv(FILE *out, const struct agg *a, char **keys, size_t rows)
+static void print_tsv(FILE *out, const struct agg *a, char **keys, size_t rows, const struct sum_opts *o)
 {
 	fprintf(out, "samples\tstderr\tpercent\tstderr_percent\tci_low\tci_high\tcum_percent");
+	int totals = rows && row_total(a, 0, keys, o) >= 0;
+	if (totals)
+		fprintf(out, "\ttotal\ttotal_percent");
 	for (size_t k = 0; k < a->nkeys; k++)
 		fprintf(out, "\t%s", keys[k]);
 	fputc('\n', out);
@@ -196,6 +216,10 @@ static void print_tsv(FILE *out, const struct agg *a, char **keys, size_t rows)
 		cum += pct;
 		fprintf(out, "%llu\t%.3f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f", (unsigned long long)r->samples,
 			stats_stderr(r->samples), pct, stats_stderr_percent(r->samples, a->total), lo, hi, cum);
+		if (totals) {
+			long long t = row_total(a, i, keys, o);
+			fprintf(out, "\t%lld\t%.4f", t, o->totals_of ? 100.0 * (double)t / (double)o->totals_of : 0.0);
+		}
 		for (size_t k = 0; k < a->nkeys; k++)
 			fprintf(out, "\t%s", r->key[k]);
 		fputc('\n', out);
@@ -238,15 +262,23 @@ void stage_sum(FILE *in, const char *name, FILE *out, const struct sum_opts *o)
 	}
 	if (rc < 0)
 		die("%s", err);
+	/* -g: functions with a total but no samples of their own get a row */
+	if (o->totals && nkeys == 2 && strcmp(keys[0], "module") == 0 && strcmp(keys[1], "function") == 0)
+		for (size_t i = 0; i < o->totals->nrows; i++)
+			if (agg_find(&a, o->totals->rows[i].key) < 0)
+				agg_add(&a, o->totals->rows[i].key, 0);
 	agg_sort(&a);
 	size_t rows = shown_rows(&a, o);
 	if (o->tsv) {
-		print_tsv(out, &a, keys, rows);
+		print_tsv(out, &a, keys, rows, o);
 	} else {
 		struct meta m;
 		parse_meta(&t, &m);
 		print_summary(out, &m, a.total);
-		print_text(out, &a, keys, rows, o->min_samples);
+		print_text(out, &a, keys, rows, o);
+		if (o->totals)
+			fprintf(out, "# total: samples whose call stack holds the function (self + callees), "
+				"of %llu samples with stacks\n", (unsigned long long)o->totals_of);
 	}
 	agg_free(&a);
 	tsv_close(&t);
@@ -273,6 +305,8 @@ int sum_parse_options(int argc, char **argv, const char *usage_text, struct sum_
 	o->limit = SIZE_MAX;
 	o->min_samples = 0;
 	o->split = NULL;
+	o->totals = NULL;
+	o->totals_of = 0;
 	while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':

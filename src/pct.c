@@ -18,6 +18,8 @@ static const struct command {
 	{ "report", cmd_report, "print the flat profile of profile files" },
 	{ "merge", cmd_merge, "sum runs into one profile (as gprof -s)" },
 	{ "diff", cmd_diff, "which rows of two profiles differ beyond sampling noise" },
+	{ "export", cmd_export, "write profiles for gprof, pprof, callgrind, flamegraph.pl, speedscope" },
+	{ "flame", cmd_flame, "write a flame graph of -g call stacks as a self-contained SVG" },
 	{ "annotate", cmd_annotate, "annotated disassembly of the hottest or a named function" },
 	{ "source", cmd_source, "annotated source listing, every line with its samples" },
 	{ "dump", cmd_dump, "filter stage: samples as TSV (module, build_id, offset, samples)" },

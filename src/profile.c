@@ -62,6 +62,19 @@ const char *build_id_hex(const uint8_t *id, size_t len, char *buf)
 	return buf;
 }
 
+/* Copy the header at buf (size >= PCT_HEADER_MIN bytes) into h: a header
+ * shorter than this pct's (a file without stacks) reads as zeros past its
+ * end. */
+static void copy_header(struct pct_header *h, const void *buf, uint64_t size)
+{
+	uint32_t n;
+	memset(h, 0, sizeof *h);
+	memcpy(h, buf, PCT_HEADER_MIN);
+	n = h->header_size < sizeof *h ? h->header_size : sizeof *h;
+	if (n > PCT_HEADER_MIN && n <= size)  /* a larger header_size fails check_header */
+		memcpy(h, buf, n);
+}
+
 static int check_header(const struct pct_header *h, uint64_t size, const char *file, char *err,
 			size_t errlen)
 {
@@ -73,7 +86,7 @@ static int check_header(const struct pct_header *h, uint64_t size, const char *f
 		return fail(err, errlen, file, "bad byte-order mark 0x%08x", h->byte_order);
 	if (h->version != PCT_VERSION)
 		return fail(err, errlen, file, "format version %u; this pct reads version %u", h->version, PCT_VERSION);
-	if (h->header_size < sizeof *h || h->header_size > size)
+	if (h->header_size < PCT_HEADER_MIN || h->header_size > size)
 		return fail(err, errlen, file, "bad header_size %u", h->header_size);
 	if (h->file_size != size)
 		return fail(err, errlen, file, "file is %llu bytes but its header says %llu (truncated or padded)",
@@ -89,6 +102,13 @@ static int check_header(const struct pct_header *h, uint64_t size, const char *f
 	for (const char *c = h->dimension; *c; c++)
 		if ((unsigned char)*c <= ' ' || *c == 0x7f)
 			return fail(err, errlen, file, "dimension contains a blank or control character");
+	if (h->stacks_offset != 0 &&
+	    (h->stacks_offset % 8 != 0 || !in_file(h->stacks_offset, h->stacks_size, size) ||
+	     h->stack_regs > PROFILE_STACK_REGS_MAX || h->stack_bytes_max > PROFILE_STACK_BYTES_MAX))
+		return fail(err, errlen, file, "stack region (%llu bytes at offset %llu, %u registers, "
+			    "%u bytes per stack) is malformed or outside the file",
+			    (unsigned long long)h->stacks_size, (unsigned long long)h->stacks_offset,
+			    h->stack_regs, h->stack_bytes_max);
 	if (h->module_size != sizeof(struct pct_module))
 		return fail(err, errlen, file, "module_size %u, expected %zu", h->module_size, sizeof(struct pct_module));
 	if (h->entry_size != sizeof(struct pct_entry))
@@ -218,25 +238,66 @@ static int read_table(struct profile *p, const struct pct_entry *e, const char *
 	return 0;
 }
 
+/* The stack records (pct_format.h): copied out, so that they outlive the
+ * file's buffer; each is checked against the region and the thread table. */
+static int read_stacks(struct profile *p, const char *buf, const char *file, char *err, size_t errlen)
+{
+	const struct pct_header *h = &p->hdr;
+	uint64_t used = h->stacks_used < h->stacks_size ? h->stacks_used : h->stacks_size;
+	uint64_t head = sizeof(struct pct_stack) + 8 * (uint64_t)h->stack_regs;
+	size_t cap = 0;
+
+	if (h->stacks_offset == 0 || used == 0)
+		return 0;
+	p->stackdata = xmalloc(used);
+	memcpy(p->stackdata, buf + h->stacks_offset, used);
+	for (uint64_t off = 0; off + sizeof(struct pct_stack) <= used;) {
+		struct pct_stack r;
+		memcpy(&r, p->stackdata + off, sizeof r);
+		if (r.size == 0)
+			break;
+		if (r.size % 8 != 0 || r.size < head || r.size > used - off ||
+		    r.stack_len > r.size - head)
+			return fail(err, errlen, file, "stack record at byte %llu of the stack region has a bad "
+				    "size (%u bytes, %u of stack)", (unsigned long long)off, r.size, r.stack_len);
+		uint32_t thread = r.ctx & PCT_CTX_THREAD_MASK;
+		if ((r.ctx & PCT_STACK_DONE) && r.weight > 0) {
+			if (thread > p->nthreads || (thread && p->threads[thread - 1].tid == 0))
+				return fail(err, errlen, file, "stack record at byte %llu of the stack region "
+					    "names thread slot %u, which is empty", (unsigned long long)off, thread);
+			grow(&p->stacks, &cap, p->nstacks + 1, sizeof *p->stacks);
+			struct profile_stack *ps = &p->stacks[p->nstacks++];
+			ps->thread = thread;
+			ps->weight = r.weight;
+			ps->sp = r.sp;
+			ps->regs = (const uint64_t *)(p->stackdata + off + sizeof r);
+			ps->stack = (const uint8_t *)(p->stackdata + off + head);
+			ps->stack_len = r.stack_len;
+		}
+		off += r.size;
+	}
+	return 0;
+}
+
 int profile_parse(const char *name, const void *data, size_t size, struct profile *p, char *err, size_t errlen)
 {
 	const char *buf = data;
 
 	memset(p, 0, sizeof *p);
 	p->file = xstrdup(name);
-	if (size < sizeof(struct pct_header)) {
-		fail(err, errlen, name, "only %zu bytes: too short for a pct header (%zu)", size,
-		     sizeof(struct pct_header));
+	if (size < PCT_HEADER_MIN) {
+		fail(err, errlen, name, "only %zu bytes: too short for a pct header (%d)", size, PCT_HEADER_MIN);
 		goto bad;
 	}
-	memcpy(&p->hdr, buf, sizeof p->hdr);
+	copy_header(&p->hdr, buf, size);
 	if (check_header(&p->hdr, size, name, err, errlen) != 0)
 		goto bad;
 	const char *pool = buf + p->hdr.strings_offset;
 	if (read_modules(p, pool, name, err, errlen, (const struct pct_module *)(buf + p->hdr.modules_offset)) != 0)
 		goto bad;
 	read_threads(p, (const struct pct_thread *)(buf + p->hdr.threads_offset));
-	if (read_table(p, (const struct pct_entry *)(buf + p->hdr.table_offset), name, err, errlen) != 0)
+	if (read_table(p, (const struct pct_entry *)(buf + p->hdr.table_offset), name, err, errlen) != 0 ||
+	    read_stacks(p, buf, name, err, errlen) != 0)
 		goto bad;
 	p->cmdline = xmalloc(p->hdr.cmdline_len + 1);
 	memcpy(p->cmdline, pool + p->hdr.cmdline_offset, p->hdr.cmdline_len);
@@ -277,9 +338,9 @@ int profile_read(const char *file, struct profile *p, char *err, size_t errlen)
 		goto out;
 	}
 	uint64_t size = (uint64_t)st.st_size;
-	if (size < sizeof(struct pct_header)) {
-		fail(err, errlen, file, "only %llu bytes: too short for a pct header (%zu)",
-		     (unsigned long long)size, sizeof(struct pct_header));
+	if (size < PCT_HEADER_MIN) {
+		fail(err, errlen, file, "only %llu bytes: too short for a pct header (%d)",
+		     (unsigned long long)size, PCT_HEADER_MIN);
 		goto out;
 	}
 	if (size > (UINT64_C(1) << 40)) {
@@ -295,7 +356,7 @@ int profile_read(const char *file, struct profile *p, char *err, size_t errlen)
 		fail(err, errlen, file, "read failed or file shrank: %s", errno ? strerror(errno) : "short read");
 		goto out;
 	}
-	memcpy(&h, buf, sizeof h);
+	copy_header(&h, buf, size);
 	if (check_header(&h, size, file, err, errlen) != 0)
 		goto out;
 	/* Re-read everything before the table: it is at least as new as the
@@ -330,6 +391,8 @@ void profile_free(struct profile *p)
 	free(p->cmdline);
 	free(p->command);
 	free(p->threads);
+	free(p->stacks);
+	free(p->stackdata);
 	free(p->file);
 	memset(p, 0, sizeof *p);
 }

@@ -38,6 +38,20 @@ struct profile_sample {
 	uint64_t count;                /* samples */
 };
 
+#define PROFILE_STACK_REGS_MAX 64      /* registers a stack record may carry */
+#define PROFILE_STACK_BYTES_MAX (1u << 20) /* bytes of stack a record may carry */
+
+/* A sample's raw call stack (pct record -g): registers in DWARF order and
+ * the stack bytes copied from sp up; unwind.h turns it into frames. */
+struct profile_stack {
+	uint32_t thread;               /* thread slot + 1; 0: unknown */
+	uint64_t weight;               /* samples it stands for */
+	uint64_t sp;                   /* address of stack[0] */
+	const uint64_t *regs;          /* hdr.stack_regs registers */
+	const uint8_t *stack;          /* stack_len bytes */
+	uint32_t stack_len;
+};
+
 struct profile {
 	char *file;                    /* the name it was read from */
 	struct pct_header hdr;         /* a copy, validated */
@@ -47,6 +61,9 @@ struct profile {
 	size_t nsamples;
 	struct profile_thread *threads; /* the file's thread table, by slot */
 	size_t nthreads;
+	struct profile_stack *stacks;  /* call stacks, if recorded with -g */
+	size_t nstacks;
+	char *stackdata;               /* what stacks[] point into */
 	char *cmdline;                 /* argv joined by spaces */
 	char *command;                 /* base name of argv[0], or "?" */
 	uint64_t total;                /* sum of samples[].count */

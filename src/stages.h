@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "aggregate.h"
+
 #include "pset.h"
 
 struct tsv;
@@ -37,6 +39,10 @@ struct sum_opts {
 	size_t limit;                  /* rows to print; SIZE_MAX for all */
 	uint64_t min_samples;          /* hide rows with fewer samples */
 	const char *split;             /* keys put before by ("pid,command"), or NULL */
+	const struct agg *totals;      /* -g: samples whose stack holds each function (a
+					  one-key agg by name), printed as total columns
+					  beside a 'function' key; or NULL */
+	uint64_t totals_of;            /* the samples totals are a share of */
 };
 
 /* Rows with fewer samples than this are marked '?' in text: their

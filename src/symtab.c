@@ -160,27 +160,35 @@ static int open_vdso(void)
 	return fd;
 }
 
-static void symtab_open(struct symtab *st)
+int symtab_open_file(const char *path, char **why)
 {
-	const char *path = st->path;
 	int vdso = strcmp(path, "[vdso]") == 0;
 	if (path[0] != '/' && !vdso) {
-		st->why = xasprintf("'%s' is not a file", path);
-		return;
+		*why = xasprintf("'%s' is not a file", path);
+		return -1;
 	}
 	/* A profile is data from elsewhere: a path naming a FIFO or a device
 	 * must neither hang us nor be read. */
 	int fd = vdso ? open_vdso() : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat sb;
 	if (fd < 0) {
-		st->why = xasprintf("cannot open '%s'", path);
-		return;
+		*why = xasprintf("cannot open '%s'", path);
+		return -1;
 	}
 	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
 		close(fd);
-		st->why = xasprintf("'%s' is not a regular file", path);
-		return;
+		*why = xasprintf("'%s' is not a regular file", path);
+		return -1;
 	}
+	return fd;
+}
+
+static void symtab_open(struct symtab *st)
+{
+	const char *path = st->path;
+	int fd = symtab_open_file(path, &st->why);
+	if (fd < 0)
+		return;
 	st->dwfl = dwfl_begin(&callbacks);
 	if (st->dwfl == NULL) {
 		close(fd);

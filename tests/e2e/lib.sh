@@ -57,3 +57,15 @@ share_of() {
 		{ t += $col["samples"]; if ($col[key] == want) n += $col["samples"] }
 		END { printf "%.2f\n", t ? 100 * n / t : 0 }' "$1"
 }
+
+# check_share WHAT COUNT OF TRUE_NS TRUE_OF_NS: the share COUNT/OF (samples)
+# matches TRUE_NS/TRUE_OF_NS within 4 standard errors (binomial) + 2 points.
+check_share() {
+	awk -v what="$1" -v n="$2" -v of="$3" -v t="$4" -v tt="$5" 'BEGIN {
+		if (of < 100) { printf "%s: only %d samples\n", what, of; exit 1 }
+		p = t / tt; q = n / of; se = sqrt(p * (1 - p) / of)
+		ok = (q - p < 4 * se + 0.02 && p - q < 4 * se + 0.02)
+		printf "%-16s true %.1f%%  pct %d/%d = %.1f%% (+- %.1f)  %s\n", what, 100 * p, n, of, 100 * q,
+			100 * se, ok ? "ok" : "MISMATCH"
+		exit !ok }'
+}

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callstack.h"
 #include "profile.h"
 #include "pset.h"
 #include "stages.h"
@@ -65,6 +66,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct sum_opts o = { .by = "file,line,function,inline", .tsv = 0, .limit = SIZE_MAX };
 		FILE *sink = fopen("/dev/null", "w");
 		stage_sum(in, "fuzz", sink, &o);
+		/* -g stacks: unwinding fuzzed registers and stack bytes */
+		if (callstack_present(&s)) {
+			struct agg folded = { 0 }, totals = { 0 }, callers = { 0 };
+			callstack_fold(&s, &folded);
+			callstack_totals(&s, &totals);
+			callstack_neighbours(&folded, "main", 0, &callers);
+			agg_free(&folded);
+			agg_free(&totals);
+			agg_free(&callers);
+		}
 		fclose(sink);
 		fclose(in);
 		free(buf);

@@ -13,27 +13,11 @@
 #include <time.h>
 #include <unistd.h>
 
-static volatile uint64_t sink;
+#include "burn.h"
 
-static uint64_t cpu_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-#define BURN(name)                                                              \
-	__attribute__((noipa)) static void name(double s)                     \
-	{                                                                       \
-		uint64_t x = sink, t0 = cpu_ns();                               \
-		while (cpu_ns() - t0 < (uint64_t)(s * 1e9))                     \
-			for (int i = 0; i < 10000; i++)                         \
-				x = x * 6364136223846793005u + 1442695040888963407u; \
-		sink = x;                                                       \
-	}
-BURN(parent_work)
-BURN(child_work)
-BURN(exec_work)
+DEFINE_BURN(static, parent_work)
+DEFINE_BURN(static, child_work)
+DEFINE_BURN(static, exec_work)
 
 int main(int argc, char **argv)
 {

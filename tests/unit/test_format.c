@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "profile.h"
 #include "runtime.h"
 #include "unit.h"
@@ -51,7 +52,7 @@ static void sample_at(uintptr_t pc)
 {
 	if (!atomic_load(&rt_g.table_ready) && rt_output_create() != 0)
 		return;
-	rt_sample(pc, 0);
+	rt_sample(pc, 0, 1);
 }
 
 /* Write the runtime's profile with known samples; return its path. */
@@ -123,9 +124,9 @@ static void test_threads(void)
 	CHECK(a && b && a != b && rt_thread_slot(111, "other") == a && rt_thread_find(222) == b);
 	CHECK(rt_thread_find(333) == 0);
 	for (int i = 0; i < 3; i++)
-		rt_sample(pc, a);
+		rt_sample(pc, a, 1);
 	for (int i = 0; i < 5; i++)
-		rt_sample(pc, b);
+		rt_sample(pc, b, 1);
 	/* by hand: a second slot for (pc, a) and a slot caught mid-claim */
 	uint64_t key = 0;
 	for (uint64_t i = 0; i <= rt_g.slots_mask; i++)
@@ -178,6 +179,79 @@ static void test_table_bound(void)
 	CHECK(p.total + p.hdr.dropped == 4000);
 	CHECK(p.hdr.dropped == 4000 - p.total && p.hdr.dropped >= 2000 - (896 - 64));
 	profile_free(&p);
+}
+
+static void expect_error(const char *file, const char *what);
+
+/* -g: stack records (registers, a stack copy, a weight) written by the
+ * runtime's rt_stack_record and read back; weighted samples (1 +
+ * si_overrun); the unused stack region given back at the end; and damaged
+ * records refused. */
+static void test_stacks(void)
+{
+	char name[256];
+	snprintf(name, sizeof name, "%s/stacks.pct", dir);
+	rt_g.stack_bytes = 256;
+	rt_g.stack_area_mb = 1;
+	CHECK(rt_output_prepare(name, 10, 0) == 0);
+	CHECK(rt_modules_scan_loaded() == 0);
+	uintptr_t pc = (uintptr_t)probe_function + 1;
+	sample_at(pc);
+	uint32_t a = rt_thread_slot(444, "gamma");
+	rt_sample(pc, a, 3);               /* one signal standing for 3 periods */
+	uint64_t regs[ARCH_STACK_REGS], stack[64];
+	for (int i = 0; i < ARCH_STACK_REGS; i++)
+		regs[i] = 1000 + (uint64_t)i;
+	for (int i = 0; i < 64; i++)
+		stack[i] = 0x5eed0000u + (uint64_t)i;
+	regs[ARCH_SP_INDEX] = (uint64_t)(uintptr_t)stack;
+	regs[ARCH_STACK_REGS - 1] = pc;
+	rt_stack_record(regs, a, 3, (uintptr_t)(stack + 40)); /* 320 bytes to stack_hi; 256 kept */
+	rt_stack_record(regs, 0, 1, 0);                        /* $PCT_STACK_BYTES: 256 */
+	uint64_t mapped = rt_g.hdr->file_size;
+	rt_sampling_stop();
+	rt_output_finish();
+	rt_g.stack_bytes = 0;
+
+	struct profile p;
+	char err[512];
+	CHECK(profile_read(name, &p, err, sizeof err) == 0);
+	CHECK(p.total == 4 && p.threads[a - 1].samples == 3);
+	CHECK(p.hdr.stack_regs == ARCH_STACK_REGS && p.hdr.stack_machine == ARCH_STACK_MACHINE);
+	CHECK(p.hdr.file_size < mapped && p.hdr.stacks_size == 4096); /* trimmed to a page */
+	CHECK(p.nstacks == 2);
+	if (p.nstacks == 2) {
+		const struct profile_stack *s0 = &p.stacks[0], *s1 = &p.stacks[1];
+		CHECK(s0->thread == a && s0->weight == 3 && s0->stack_len == 256 && s0->sp == regs[ARCH_SP_INDEX]);
+		CHECK(s1->thread == 0 && s1->weight == 1 && s1->stack_len == 256);
+		CHECK(s0->regs[0] == 1000 && s0->regs[ARCH_STACK_REGS - 1] == pc);
+		CHECK(memcmp(s0->stack, stack, 256) == 0);
+	}
+	profile_free(&p);
+
+	/* damage: a record longer than the region, and one naming an empty
+	 * thread slot */
+	size_t len;
+	char *buf = slurp(name, &len);
+	struct pct_header h;
+	memcpy(&h, buf, sizeof h);
+	struct pct_stack *r = (struct pct_stack *)(buf + h.stacks_offset);
+	char bad[300];
+	snprintf(bad, sizeof bad, "%s/bad-stack.pct", dir);
+	uint32_t size = r->size;
+	r->size = 1u << 30;
+	spit(bad, buf, len);
+	expect_error(bad, "stack record at byte 0");
+	r->size = size;
+	r->ctx = PCT_STACK_DONE | 77;
+	spit(bad, buf, len);
+	expect_error(bad, "names thread slot 77");
+	/* a record without PCT_STACK_DONE (its writer died) is skipped */
+	r->ctx = a;
+	spit(bad, buf, len);
+	CHECK(profile_read(bad, &p, err, sizeof err) == 0 && p.nstacks == 1);
+	profile_free(&p);
+	free(buf);
 }
 
 static void expect_error(const char *file, const char *what)
@@ -358,6 +432,7 @@ int main(void)
 	test_roundtrip(file);
 	test_threads();
 	test_table_bound();
+	test_stacks();
 	test_rescan_limit();
 	test_damage(file);
 	char cmd[300];

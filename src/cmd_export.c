@@ -1,0 +1,109 @@
+/*
+ * cmd_export.c - `pct export`: write profiles in another tool's format.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "export.h"
+#include "symtab.h"
+#include "util.h"
+
+static const char usage[] =
+	"usage: pct export --format=FORMAT [-o OUT] FILE...\n"
+	"\n"
+	"Write the pct profiles FILE... (summed) in another tool's format, to OUT\n"
+	"or standard output.\n"
+	"\n"
+	"  --format=gmon        GNU gmon.out histogram of the main executable, for\n"
+	"                       `gprof -b -p PROG OUT`\n"
+	"  --format=gperftools  gperftools' CPU profile, for `google-pprof --text PROG OUT`\n"
+	"  --format=pprof       gzipped profile.proto, for pprof and the services that\n"
+	"                       read it\n"
+	"  --format=callgrind   for callgrind_annotate and KCachegrind (costs per\n"
+	"                       instruction and line; calls with -g stacks)\n"
+	"  --format=folded      \"main;f;g 12\" lines for flamegraph.pl and speedscope\n"
+	"                       (needs stacks: pct record -g)\n"
+	"  -o, --output=OUT     write to OUT\n"
+	"  -h, --help           show this help\n"
+	"\n"
+	"See pct-export(1).\n";
+
+static const struct {
+	const char *name;
+	int (*write)(const struct pset *, FILE *, char *, size_t);
+	int binary;
+} formats[] = {
+	{ "gmon", export_gmon, 1 },
+	{ "gperftools", export_gperftools, 1 },
+	{ "pprof", export_pprof, 1 },
+	{ "callgrind", export_callgrind, 0 },
+	{ "folded", export_folded, 0 },
+};
+
+int cmd_export(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *format = NULL, *outname = NULL;
+	int c;
+	while ((c = getopt_long(argc, argv, "f:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			format = optarg;
+			break;
+		case 'o':
+			outname = optarg;
+			break;
+		default:
+			return usage_exit(usage, c == 'h');
+		}
+	}
+	if (format == NULL || optind >= argc)
+		return usage_exit(usage, 0);
+	size_t f = 0;
+	while (f < sizeof formats / sizeof formats[0] && strcmp(formats[f].name, format) != 0)
+		f++;
+	if (f == sizeof formats / sizeof formats[0])
+		die("export: unknown --format '%s' (gmon, gperftools, pprof, callgrind or folded)", format);
+
+	struct pset s;
+	char err[512];
+	if (pset_load(&s, argv + optind, (size_t)(argc - optind), err, sizeof err) != 0)
+		die("%s", err);
+	FILE *out = stdout;
+	char *tmp = NULL;
+	if (outname) {
+		/* written beside OUT and renamed, so a failure leaves no half file */
+		tmp = xasprintf("%s.tmp%d", outname, (int)getpid());
+		out = fopen(tmp, formats[f].binary ? "wb" : "w");
+		if (out == NULL)
+			die("export: cannot create '%s': %s", tmp, strerror(errno));
+	}
+	int rc = formats[f].write(&s, out, err, sizeof err);
+	if (outname) {
+		if (fclose(out) != 0 && rc == 0)
+			rc = -1, snprintf(err, sizeof err, "export: cannot write '%s': %s", outname, strerror(errno));
+		if (rc == 0 && rename(tmp, outname) != 0)
+			rc = -1, snprintf(err, sizeof err, "export: cannot rename to '%s': %s", outname, strerror(errno));
+		if (rc != 0)
+			unlink(tmp);
+		free(tmp);
+	} else {
+		finish_stdout();
+	}
+	pset_free(&s);
+	symtab_free_all();
+	if (rc != 0)
+		die("%s", err);
+	return 0;
+}

@@ -1,0 +1,110 @@
+/*
+ * export_gmon.c - a GNU gmon.out holding one histogram record of the main
+ * executable, for `gprof -b -p PROG gmon.out`.
+ *
+ * The layout is gmon_out.h's (glibc, gmon/sys/gmon_out.h; the gprof manual,
+ * "gmon.out File Format"): a 20-byte header, "gmon", version 1 and 12
+ * spare bytes; then a GMON_TAG_TIME_HIST (0) tag byte, the histogram
+ * header (low_pc and high_pc, pointer-sized; hist_size and prof_rate,
+ * 4 bytes; dimen, 15 bytes; dimen_abbrev, 1) and hist_size 16-bit bins,
+ * all in this machine's byte order.
+ *
+ * Addresses are link-time addresses, the load bias of a PIE removed (as
+ * glibc >= 2.27 writes them), so gprof matches them with the executable's
+ * symbol table.  A bin covers 2 bytes, gprof's UNIT (with 1-byte bins
+ * gprof places samples wrongly), while the sampled span is at most 16 MiB,
+ * doubling beyond; functions start 2-byte aligned or more, so no bin
+ * straddles two.  Bins are
+ * 16-bit: a count above 65535 saturates, and a note says so on stderr.
+ * prof_rate is the profile's effective rate in Hz, rounded, so gprof's
+ * seconds are samples / rate, as pct's.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export.h"
+#include "util.h"
+
+#define GMON_MAGIC "gmon"
+#define GMON_VERSION 1
+#define GMON_TAG_TIME_HIST 0
+#define GMON_BIN_BYTES 2               /* sizeof(UNIT), gprof hist.c: its bins are in 16-bit units */
+#define GMON_HIST_SPAN (16u << 20)     /* bytes a histogram covers at 2 bytes per bin */
+
+int export_gmon(const struct pset *s, FILE *out, char *err, size_t errlen)
+{
+	const struct profile *p0 = &s->profiles[0];
+	if (p0->hdr.exe_module == UINT32_MAX || p0->hdr.exe_module >= p0->nmodules) {
+		snprintf(err, errlen, "%s: the main executable is not among its modules", p0->file);
+		return -1;
+	}
+	uint32_t exe = s->modmap[0][p0->hdr.exe_module];
+	struct pset_addr *addrs;
+	size_t n;
+	pset_addresses(s, &addrs, &n);
+	uint64_t lo = UINT64_MAX, hi = 0, samples = 0;
+	for (size_t i = 0; i < n; i++)
+		if (addrs[i].module == exe) {
+			lo = addrs[i].addr < lo ? addrs[i].addr : lo;
+			hi = addrs[i].addr + 1 > hi ? addrs[i].addr + 1 : hi;
+			samples += addrs[i].samples;
+		}
+	if (samples == 0) {
+		free(addrs);
+		snprintf(err, errlen, "%s: no samples in the main executable (%s) to write", p0->file,
+			 s->mods[exe].display);
+		return -1;
+	}
+	uint64_t per_bin = GMON_BIN_BYTES;
+	while ((hi - lo) / per_bin > GMON_HIST_SPAN / GMON_BIN_BYTES)
+		per_bin *= 2;
+	lo -= lo % per_bin;
+	hi += (per_bin - (hi - lo) % per_bin) % per_bin;
+	uint32_t nbins = (uint32_t)((hi - lo) / per_bin);
+	uint16_t *bins = xcalloc(nbins, sizeof *bins);
+	uint64_t *wide = xcalloc(nbins, sizeof *wide);
+	for (size_t i = 0; i < n; i++)
+		if (addrs[i].module == exe)
+			wide[(addrs[i].addr - lo) / per_bin] += addrs[i].samples;
+	size_t saturated = 0;
+	for (uint32_t i = 0; i < nbins; i++) {
+		bins[i] = wide[i] > UINT16_MAX ? UINT16_MAX : (uint16_t)wide[i];
+		saturated += wide[i] > UINT16_MAX;
+	}
+	if (saturated)
+		fprintf(stderr, "pct: export: %zu gmon bins hold more than 65535 samples and are cut to 65535 "
+			"(gmon.out bins are 16-bit)\n", saturated);
+
+	/* the effective rate over the whole set, as reports show it */
+	uint64_t all = s->total + s->dropped;
+	double rate = s->cpu_ns ? (double)all / ((double)s->cpu_ns / 1e9) : 0;
+	int32_t prof_rate = rate >= 1 ? (int32_t)(rate + 0.5) : 1;
+	int32_t version = GMON_VERSION;
+	char spare[12] = { 0 }, dimen[15] = { 0 };
+	uintptr_t low_pc = (uintptr_t)lo, high_pc = (uintptr_t)hi;
+	memcpy(dimen, p0->hdr.dimension, strnlen(p0->hdr.dimension, sizeof dimen));
+	char abbrev = p0->hdr.dimension_abbrev;
+	unsigned char tag = GMON_TAG_TIME_HIST;
+
+	fwrite(GMON_MAGIC, 1, 4, out);
+	fwrite(&version, 4, 1, out);
+	fwrite(spare, 1, sizeof spare, out);
+	fwrite(&tag, 1, 1, out);
+	fwrite(&low_pc, sizeof low_pc, 1, out);
+	fwrite(&high_pc, sizeof high_pc, 1, out);
+	fwrite(&nbins, 4, 1, out);
+	fwrite(&prof_rate, 4, 1, out);
+	fwrite(dimen, 1, sizeof dimen, out);
+	fwrite(&abbrev, 1, 1, out);
+	fwrite(bins, sizeof *bins, nbins, out);
+	free(bins);
+	free(wide);
+	free(addrs);
+	if (ferror(out)) {
+		snprintf(err, errlen, "export: write error");
+		return -1;
+	}
+	return 0;
+}

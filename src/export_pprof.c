@@ -1,0 +1,301 @@
+/*
+ * export_pprof.c - pprof's profile.proto, gzipped: what `pprof` (Go) and
+ * the services that take its format read.
+ *
+ * The messages come from the profile.proto Debian ships
+ * (golang-github-google-pprof-dev), compiled by protoc-c at build time and
+ * encoded by libprotobuf-c.  Sample values are [samples/count,
+ * EVENT/UNIT]: for time, nanoseconds (samples x the effective period); for
+ * a hardware event, its count.  Mappings carry the module's path,
+ * build-id and the addresses of the first profile that maps it; a
+ * location is a link-time address moved by that mapping's load bias, with
+ * one line: its function and source line from the module's symbols and
+ * DWARF, so pprof needs no binaries to name them.  With -g each stack
+ * record is a sample, leaf first; without, each sampled address is.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "callstack.h"
+#include "export.h"
+#include "profile.pb-c.h"
+#include "symtab.h"
+#include "u64map.h"
+#include "util.h"
+
+struct pp {
+	const struct pset *s;
+	struct agg strings;            /* interned strings: row number = index */
+	struct agg funcs;              /* (module path, name): row number = id - 1 */
+	Perftools__Profiles__Function *fv;
+	size_t fcap;
+	Perftools__Profiles__Mapping *mv; /* by global module */
+	uint64_t *bias;
+	Perftools__Profiles__Location *lv;
+	Perftools__Profiles__Line *linev;
+	size_t nloc, lcap, linecap;
+	struct u64map locs;            /* (module << 48 ^ addr) -> location index */
+	Perftools__Profiles__Sample *sv;
+	size_t nsample, scap;
+	uint64_t **ids;                /* per sample, its location ids */
+	int64_t *values;               /* 2 per sample */
+	size_t vcap, idcap;
+	double period;                 /* the second value per sample */
+	uint64_t skipped;
+};
+
+static int64_t str(struct pp *pp, const char *s)
+{
+	char *key[1] = { (char *)s };
+	long r = agg_find(&pp->strings, key);
+	if (r >= 0)
+		return r;
+	agg_add(&pp->strings, key, 0);
+	return (int64_t)pp->strings.nrows - 1;
+}
+
+static uint64_t function_id(struct pp *pp, uint32_t module, const char *name, const char *file, int line)
+{
+	char *key[2] = { pp->s->mods[module].path, (char *)name };
+	long r = agg_find(&pp->funcs, key);
+	if (r >= 0)
+		return (uint64_t)r + 1;
+	agg_add(&pp->funcs, key, 0);
+	grow(&pp->fv, &pp->fcap, pp->funcs.nrows, sizeof *pp->fv);
+	Perftools__Profiles__Function *f = &pp->fv[pp->funcs.nrows - 1];
+	perftools__profiles__function__init(f);
+	f->id = pp->funcs.nrows;
+	f->name = f->system_name = str(pp, name);
+	f->filename = str(pp, file);
+	f->start_line = line;
+	return f->id;
+}
+
+/* The location of (module, link-time addr), made on first use; 0 if the
+ * module is unknown. */
+static uint64_t location_id(struct pp *pp, uint32_t module, uint64_t addr)
+{
+	if (module == PSET_NO_MODULE)
+		return 0;
+	uint64_t key = ((uint64_t)module << 48) ^ addr;
+	uint64_t *slot = u64map_get(&pp->locs, key);
+	if (slot)
+		return *slot + 1;
+	const struct pset_module *gm = &pp->s->mods[module];
+	struct symtab *st = symtab_get(gm->path, gm->build_id, gm->build_id_len);
+	struct symbol sym;
+	struct srcline sl;
+	char buf[300];
+	const char *name = buf, *file = "";
+	int start_line = 0;
+	if (symtab_function_at(st, addr, &sym) == 0) {
+		name = sym.name;
+		if (symtab_srcline(st, sym.start, &sl) == 0)
+			file = sl.file, start_line = sl.line;
+	} else {
+		snprintf(buf, sizeof buf, "%s+0x%llx", gm->display, (unsigned long long)addr);
+	}
+	uint64_t fid = function_id(pp, module, name, file, start_line);
+	grow(&pp->lv, &pp->lcap, pp->nloc + 1, sizeof *pp->lv);
+	grow(&pp->linev, &pp->linecap, pp->nloc + 1, sizeof *pp->linev);
+	Perftools__Profiles__Location *l = &pp->lv[pp->nloc];
+	Perftools__Profiles__Line *ln = &pp->linev[pp->nloc];
+	perftools__profiles__location__init(l);
+	perftools__profiles__line__init(ln);
+	l->id = pp->nloc + 1;
+	l->mapping_id = module + 1;
+	l->address = addr + pp->bias[module];
+	ln->function_id = fid;
+	ln->line = symtab_srcline(st, addr, &sl) == 0 ? sl.line : 0;
+	*u64map_slot(&pp->locs, key) = pp->nloc++;
+	return l->id;
+}
+
+static void add_sample(struct pp *pp, const uint64_t *ids, size_t n, uint64_t weight)
+{
+	grow(&pp->sv, &pp->scap, pp->nsample + 1, sizeof *pp->sv);
+	grow(&pp->ids, &pp->idcap, pp->nsample + 1, sizeof *pp->ids);
+	grow(&pp->values, &pp->vcap, 2 * (pp->nsample + 1), sizeof *pp->values);
+	Perftools__Profiles__Sample *smp = &pp->sv[pp->nsample];
+	perftools__profiles__sample__init(smp);
+	pp->ids[pp->nsample] = xmalloc((n ? n : 1) * sizeof **pp->ids);
+	memcpy(pp->ids[pp->nsample], ids, n * sizeof *ids);
+	smp->n_location_id = n;
+	smp->location_id = pp->ids[pp->nsample];
+	pp->values[2 * pp->nsample] = (int64_t)weight;
+	pp->values[2 * pp->nsample + 1] = (int64_t)((double)weight * pp->period + 0.5);
+	pp->nsample++;
+}
+
+static void stack_sample(const struct cs_stack *st, void *arg)
+{
+	struct pp *pp = arg;
+	uint64_t ids[CALLSTACK_MAX_FRAMES];
+	size_t n = 0;
+	for (size_t k = 0; k < st->nframes; k++) {
+		uint64_t id = location_id(pp, st->frames[k].module, st->frames[k].addr);
+		if (id == 0)
+			break;
+		ids[n++] = id;
+	}
+	if (n)
+		add_sample(pp, ids, n, st->rec->weight);
+	else
+		pp->skipped += st->rec->weight;
+}
+
+/* Mappings: one per module of the set, placed as the first profile that
+ * maps it placed it. */
+static void make_mappings(struct pp *pp)
+{
+	const struct pset *s = pp->s;
+	pp->mv = xcalloc(s->nmods ? s->nmods : 1, sizeof *pp->mv);
+	pp->bias = xcalloc(s->nmods ? s->nmods : 1, sizeof *pp->bias);
+	for (size_t g = 0; g < s->nmods; g++)
+		perftools__profiles__mapping__init(&pp->mv[g]);
+	for (size_t p = s->nprofiles; p-- > 0;)
+		for (size_t i = s->profiles[p].nmodules; i-- > 0;) {
+			const struct profile_module *m = &s->profiles[p].modules[i];
+			uint32_t g = s->modmap[p][i];
+			uint64_t link;
+			if (g == PSET_NO_MODULE)
+				continue;
+			const struct pset_module *gm = &s->mods[g];
+			Perftools__Profiles__Mapping *mp = &pp->mv[g];
+			mp->id = g + 1;
+			mp->memory_start = m->start;
+			mp->memory_limit = m->end;
+			mp->file_offset = m->file_offset;
+			mp->filename = str(pp, gm->path);
+			char hex[2 * PCT_BUILD_ID_MAX + 1];
+			mp->build_id = str(pp, build_id_hex(gm->build_id, gm->build_id_len, hex));
+			mp->has_functions = mp->has_filenames = mp->has_line_numbers = 1;
+			if (symtab_addr(symtab_get(gm->path, gm->build_id, gm->build_id_len), m->file_offset, &link) == 0)
+				pp->bias[g] = m->start - link;
+		}
+}
+
+int export_pprof(const struct pset *s, FILE *out, char *err, size_t errlen)
+{
+	struct pp pp = { .s = s };
+	const struct profile *p0 = &s->profiles[0];
+	pp.strings.nkeys = 1;
+	pp.funcs.nkeys = 2;
+	str(&pp, "");
+	uint64_t all = s->total + s->dropped;
+	int time = strcmp(p0->hdr.dimension, "seconds") == 0;
+	pp.period = all ? (double)s->cpu_ns / (double)all : 0;
+	make_mappings(&pp);
+
+	if (callstack_present(s)) {
+		callstack_each(s, stack_sample, &pp);
+	} else {
+		struct pset_addr *addrs;
+		size_t n;
+		uint64_t total = pset_addresses(s, &addrs, &n), placed = 0;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t id = location_id(&pp, addrs[i].module, addrs[i].addr);
+			add_sample(&pp, &id, 1, addrs[i].samples);
+			placed += addrs[i].samples;
+		}
+		pp.skipped += total - placed;
+		free(addrs);
+	}
+
+	Perftools__Profiles__ValueType vt[3];
+	Perftools__Profiles__ValueType *vtp[2] = { &vt[0], &vt[1] };
+	for (int i = 0; i < 3; i++)
+		perftools__profiles__value_type__init(&vt[i]);
+	vt[0].type = str(&pp, "samples");
+	vt[0].unit = str(&pp, "count");
+	vt[1].type = vt[2].type = str(&pp, event_name(p0->hdr.event));
+	vt[1].unit = vt[2].unit = str(&pp, time ? "nanoseconds" : "count");
+
+	Perftools__Profiles__Profile prof;
+	perftools__profiles__profile__init(&prof);
+	prof.n_sample_type = 2;
+	prof.sample_type = vtp;
+	Perftools__Profiles__Sample **sp = xcalloc(pp.nsample + 1, sizeof *sp);
+	for (size_t i = 0; i < pp.nsample; i++) {
+		sp[i] = &pp.sv[i];
+		sp[i]->n_value = 2;
+		sp[i]->value = &pp.values[2 * i];
+	}
+	prof.n_sample = pp.nsample;
+	prof.sample = sp;
+	Perftools__Profiles__Mapping **mp = xcalloc(s->nmods + 1, sizeof *mp);
+	size_t nm = 0;
+	/* the main executable first, as profile.proto asks */
+	uint32_t exe = p0->hdr.exe_module < p0->nmodules ? s->modmap[0][p0->hdr.exe_module] : PSET_NO_MODULE;
+	if (exe != PSET_NO_MODULE && pp.mv[exe].id)
+		mp[nm++] = &pp.mv[exe];
+	for (size_t g = 0; g < s->nmods; g++)
+		if (pp.mv[g].id && g != exe)
+			mp[nm++] = &pp.mv[g];
+	prof.n_mapping = nm;
+	prof.mapping = mp;
+	Perftools__Profiles__Location **lp = xcalloc(pp.nloc + 1, sizeof *lp);
+	Perftools__Profiles__Line **lnp = xcalloc(pp.nloc + 1, sizeof *lnp);
+	for (size_t i = 0; i < pp.nloc; i++) {
+		lp[i] = &pp.lv[i];
+		lnp[i] = &pp.linev[i];
+		lp[i]->n_line = 1;
+		lp[i]->line = &lnp[i];
+	}
+	prof.n_location = pp.nloc;
+	prof.location = lp;
+	Perftools__Profiles__Function **fp = xcalloc(pp.funcs.nrows + 1, sizeof *fp);
+	for (size_t i = 0; i < pp.funcs.nrows; i++)
+		fp[i] = &pp.fv[i];
+	prof.n_function = pp.funcs.nrows;
+	prof.function = fp;
+	prof.time_nanos = p0->hdr.start_time_ns;
+	prof.duration_nanos = p0->hdr.end_time_ns > p0->hdr.start_time_ns ? p0->hdr.end_time_ns - p0->hdr.start_time_ns : 0;
+	prof.period_type = &vt[2];
+	prof.period = (int64_t)(pp.period + 0.5);
+	prof.default_sample_type = vt[1].type;
+	/* the string table last: everything above interned its strings */
+	char **strs = xcalloc(pp.strings.nrows + 1, sizeof *strs);
+	for (size_t i = 0; i < pp.strings.nrows; i++)
+		strs[i] = pp.strings.rows[i].key[0];
+	prof.n_string_table = pp.strings.nrows;
+	prof.string_table = strs;
+
+	size_t len = perftools__profiles__profile__get_packed_size(&prof);
+	uint8_t *buf = xmalloc(len ? len : 1);
+	perftools__profiles__profile__pack(&prof, buf);
+	int rc = 0;
+	fflush(out);
+	gzFile gz = gzdopen(dup(fileno(out)), "wb");
+	if (gz == NULL || gzwrite(gz, buf, (unsigned)len) != (int)len || gzclose(gz) != Z_OK) {
+		snprintf(err, errlen, "export: cannot write the gzipped profile");
+		rc = -1;
+	}
+	if (pp.skipped)
+		fprintf(stderr, "pct: export: %llu samples outside any readable module are left out\n",
+			(unsigned long long)pp.skipped);
+	free(buf);
+	free(strs);
+	free(fp);
+	free(lp);
+	free(lnp);
+	free(mp);
+	free(sp);
+	for (size_t i = 0; i < pp.nsample; i++)
+		free(pp.ids[i]);
+	free(pp.ids);
+	free(pp.values);
+	free(pp.sv);
+	free(pp.lv);
+	free(pp.linev);
+	free(pp.fv);
+	free(pp.mv);
+	free(pp.bias);
+	u64map_free(&pp.locs);
+	agg_free(&pp.strings);
+	agg_free(&pp.funcs);
+	return rc;
+}
