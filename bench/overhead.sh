@@ -127,15 +127,19 @@ done
 echo "(ns/sample: extra CPU per sample, whole-run; gperftools' sample count is not read back)"
 
 cc -O2 -o persample "$root/bench/persample.c"
-base=1e9 with=1e9
+base=1e9 with=1e9 withg=1e9
 for ((r = 0; r < ROUNDS; r++)); do
 	b=$(./persample 200000 baseline)
 	w=$(PCT="$dir/ps.pct" LD_PRELOAD="$LIB" ./persample 200000)
+	g=$(PCT="$dir/ps.pct" PCT_STACK_BYTES=16384 PCT_STACK_AREA=1024 LD_PRELOAD="$LIB" ./persample 200000)
 	rm -f "$dir"/ps*.pct
 	base=$(awk -v a="$b" -v b="$base" 'BEGIN { print (a < b ? a : b) }')
 	with=$(awk -v a="$w" -v b="$with" 'BEGIN { print (a < b ? a : b) }')
+	withg=$(awk -v a="$g" -v b="$withg" 'BEGIN { print (a < b ? a : b) }')
 done
-awk -v b="$base" -v w="$with" -v r="$rate" 'BEGIN {
+awk -v b="$base" -v w="$with" -v g="$withg" -v r="$rate" 'BEGIN {
 	c = w - b
 	printf "cost per sample: %.0f ns (raise under pct %.0f ns, raise ignored %.0f ns)\n", c, w, b
-	printf "overhead at the effective rate, %.1f Hz: %.3f%%\n", r, 100 * c * r / 1e9 }'
+	printf "overhead at the effective rate, %.1f Hz: %.3f%%\n", r, 100 * c * r / 1e9
+	printf "with -g (registers + stack copy, shallow stack): %.0f ns per sample, %.3f%% at %.1f Hz\n",
+		g - b, 100 * (g - b) * r / 1e9, r }'

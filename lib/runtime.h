@@ -104,6 +104,7 @@ void rt_sampling_after_fork(void);
 int rt_arm_probe(const struct rt_method *m);
 int rt_arm_thread(uint32_t tid, int own);
 int rt_arm_existing_threads(void);
+void rt_for_each_task(int dirfd, int (*fn)(uint32_t tid, const char *name, void *arg), void *arg);
 void rt_disarm_all(void);                           /* async-signal-safe */
 void rt_arms_forget_after_fork(void);
 uint32_t rt_gettid(void);                           /* async-signal-safe */

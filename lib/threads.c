@@ -30,7 +30,6 @@
  * number, and pct must never close the program's file.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -193,22 +192,49 @@ int rt_arm_thread(uint32_t tid, int own)
 	return 0;
 }
 
+/*
+ * Call fn(tid, name, arg) for each entry of the /proc/self/task directory
+ * open at dirfd (name: the entry, the tid in decimal), from the start,
+ * until fn returns nonzero.  getdents64 into a stack buffer: no malloc
+ * (opendir's 32 KiB buffer was a tenth of pct's start-up cost), and safe
+ * in pct's own threads.
+ */
+void rt_for_each_task(int dirfd, int (*fn)(uint32_t tid, const char *name, void *arg), void *arg)
+{
+	char dents[2048];
+	long got;
+	lseek(dirfd, 0, SEEK_SET);
+	while ((got = syscall(SYS_getdents64, dirfd, dents, sizeof dents)) > 0)
+		for (long off = 0; off < got;) {
+			struct { uint64_t ino; int64_t off; unsigned short reclen; unsigned char type; char name[]; }
+				*d = (void *)(dents + off);
+			off += d->reclen;
+			uint32_t tid = 0;
+			for (const char *c = d->name; *c >= '0' && *c <= '9'; c++)
+				tid = tid * 10 + (uint32_t)(*c - '0');
+			if (tid && fn(tid, d->name, arg))
+				return;
+		}
+}
+
+static int arm_other(uint32_t tid, const char *name, void *arg)
+{
+	(void)name;
+	int *n = arg;
+	if (tid != rt_gettid() && tid != (uint32_t)rt_g.wall_tid && rt_arm_thread(tid, 0) == 0)
+		(*n)++;
+	return 0;
+}
+
 /* Arm every thread of the process but the caller (threads that existed
  * before pct started).  Returns how many were armed. */
 int rt_arm_existing_threads(void)
 {
-	uint32_t me = rt_gettid();
-	int n = 0;
-	DIR *d = opendir("/proc/self/task");
-	if (d == NULL)
+	int n = 0, dirfd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
 		return 0;
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL) {
-		uint32_t tid = (uint32_t)strtoul(e->d_name, NULL, 10);
-		if (tid && tid != me && tid != (uint32_t)rt_g.wall_tid && rt_arm_thread(tid, 0) == 0)
-			n++;
-	}
-	closedir(d);
+	rt_for_each_task(dirfd, arm_other, &n);
+	close(dirfd);
 	return n;
 }
 

@@ -96,46 +96,48 @@ static int blocked_pc(const char *text, uintptr_t *pc, uintptr_t *sp)
 	return 0;
 }
 
+struct pass {
+	int dirfd;
+	uint32_t me;
+	uint64_t n;
+};
+
+/* One thread of a pass: if it is blocked, charge it the pass's samples. */
+static int sample_if_blocked(uint32_t tid, const char *name, void *arg)
+{
+	const struct pass *ps = arg;
+	char text[512];
+	uintptr_t pc, sp;
+	if (tid == ps->me || read_task_file(ps->dirfd, name, "syscall", text, sizeof text) < 0 ||
+	    blocked_pc(text, &pc, &sp) != 0)
+		return 0;
+	if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) && rt_output_create() != 0)
+		return 1;
+	uint32_t slot = rt_thread_find(tid);
+	if (slot == 0) {
+		char comm[32];
+		ssize_t r = read_task_file(ps->dirfd, name, "comm", comm, sizeof comm);
+		if (r > 0 && comm[r - 1] == '\n')
+			comm[r - 1] = '\0';
+		slot = rt_thread_slot(tid, r > 0 ? comm : "?");
+	}
+	rt_sample(pc, slot, ps->n);
+	if (rt_g.stacks && sp) {
+		/* a blocked thread's other registers are not known: CFI that
+		 * needs them ends its stack early */
+		uint64_t regs[ARCH_STACK_REGS] = { 0 };
+		regs[ARCH_SP_INDEX] = sp;
+		regs[ARCH_STACK_REGS - 1] = pc;
+		rt_stack_record(regs, slot, ps->n, 0);
+	}
+	return 0;
+}
+
 /* One pass over the threads: charge n samples to every blocked one. */
 static void sample_blocked(int dirfd, uint32_t me, uint64_t n)
 {
-	char dents[4096], text[512];
-	long got;
-
-	lseek(dirfd, 0, SEEK_SET);
-	while ((got = syscall(SYS_getdents64, dirfd, dents, sizeof dents)) > 0) {
-		for (long off = 0; off < got;) {
-			struct { uint64_t ino; int64_t off; unsigned short reclen; unsigned char type; char name[]; }
-				*d = (void *)(dents + off);
-			off += d->reclen;
-			uint32_t tid = 0;
-			for (const char *c = d->name; *c >= '0' && *c <= '9'; c++)
-				tid = tid * 10 + (uint32_t)(*c - '0');
-			uintptr_t pc, sp;
-			if (tid == 0 || tid == me || read_task_file(dirfd, d->name, "syscall", text, sizeof text) < 0 ||
-			    blocked_pc(text, &pc, &sp) != 0)
-				continue;
-			if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) && rt_output_create() != 0)
-				return;
-			uint32_t slot = rt_thread_find(tid);
-			if (slot == 0) {
-				char comm[32];
-				ssize_t r = read_task_file(dirfd, d->name, "comm", comm, sizeof comm);
-				if (r > 0 && comm[r - 1] == '\n')
-					comm[r - 1] = '\0';
-				slot = rt_thread_slot(tid, r > 0 ? comm : "?");
-			}
-			rt_sample(pc, slot, n);
-			if (rt_g.stacks && sp) {
-				/* a blocked thread's other registers are not known:
-				 * CFI that needs them ends its stack early */
-				uint64_t regs[ARCH_STACK_REGS] = { 0 };
-				regs[ARCH_SP_INDEX] = sp;
-				regs[ARCH_STACK_REGS - 1] = pc;
-				rt_stack_record(regs, slot, n, 0);
-			}
-		}
-	}
+	struct pass ps = { dirfd, me, n };
+	rt_for_each_task(dirfd, sample_if_blocked, &ps);
 }
 
 static void *wall_main(void *arg)

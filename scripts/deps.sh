@@ -12,6 +12,9 @@ missing=
 for p in $need; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing="$missing $p"
 done
+# npm fetches speedscope from the npm registry for its test; any npm will
+# do (Debian's package, or one that came with another nodejs)
+command -v npm >/dev/null || missing="$missing npm"
 if [ "$(id -u)" -eq 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; else sudo=false; fi
 export DEBIAN_FRONTEND=noninteractive
 if [ -n "$missing" ]; then

@@ -70,6 +70,17 @@ gunzip -c cc.pb.gz | protoc --decode=perftools.profiles.Profile -I"$PROTO_DIR" p
 awk '/^sample {/ { n = 0 } /location_id:/ { n++ } /^}/ && n > m { m = n } END { exit m < 5 }' cc-decoded.txt ||
 	fail "pprof samples have no stacks"
 
+# gmon bins are 16-bit: 70000 samples at one address saturate at 65535
+# (with a note) rather than wrap to 4464
+"$PCTBIN" dump sel.pct | awk -F'\t' -v OFS='\t' '/^#/ { next } $1 == "module" { print; next }
+	$1 ~ /selftime$/ && !seen++ { $NF = 70000; print }' >big.tsv
+MKPROFILE_EXE=$prog "$PROGS/mkprofile" big.pct <big.tsv || fail "mkprofile"
+"$PCTBIN" export --format=gmon -o big.gmon big.pct 2>big.err || fail "export gmon 70000"
+grep -q "cut to 65535" big.err || fail "no saturation note: $(cat big.err)"
+gprof -b -p "$prog" big.gmon >big.txt 2>&1 || fail "gprof big: $(cat big.txt)"
+awk 'NF == 4 && $1 ~ /^[0-9.]+$/ { s += $3 } END { printf "gmon saturated: %.2f s (65535 x 4 ms = 262.14)\n", s
+	exit !(s > 262.0 && s < 262.3) }' big.txt || fail "saturated bin reads wrong: $(cat big.txt)"
+
 # errors: unknown format, folded without stacks, a corrupt input
 "$PCTBIN" export --format=nope sel.pct 2>err && fail "unknown format accepted"
 grep -q "unknown --format 'nope'" err || fail "unclear: $(cat err)"

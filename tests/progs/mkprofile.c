@@ -6,7 +6,8 @@
  *     TSV as `pct dump` prints it: a header row naming at least module,
  *     build_id, offset and samples, and optionally tid and thread; '#'
  *     lines are skipped.  The profile gets pid 4242, command line
- *     "mkprofile", a 4 ms period and CPU time = samples x 4 ms.
+ *     "mkprofile", a 4 ms period and CPU time = samples x 4 ms.  The
+ *     module named by $MKPROFILE_EXE, if any, is the main executable.
  *   mkprofile --random OUT MODULE LO HI NADDR NSAMPLES SEED
  *     NADDR distinct random file offsets in [LO, HI) of MODULE holding
  *     NSAMPLES samples in all, from a fixed seed.
@@ -126,6 +127,7 @@ static int write_profile(const char *out)
 	h.table_slots = slots;
 	h.entry_size = sizeof(struct pct_entry);
 	h.exe_module = UINT32_MAX;
+	const char *exe = getenv("MKPROFILE_EXE");  /* the module to mark as the executable */
 	h.file_size = h.table_offset + slots * sizeof(struct pct_entry);
 	char *buf = calloc(1, h.file_size);
 	struct pct_module *m = (struct pct_module *)(buf + h.modules_offset);
@@ -144,6 +146,10 @@ static int write_profile(const char *out)
 		m[i].start = 0x10000000000ull * (uint64_t)(i + 1);
 		m[i].end = m[i].start + maxoff[i] + 1;
 		m[i].kind = strcmp(mods[i], "[vdso]") == 0 ? PCT_MOD_VDSO : mods[i][0] == '[' ? PCT_MOD_ANON : PCT_MOD_FILE;
+		if (exe && strcmp(exe, mods[i]) == 0) {
+			m[i].kind = PCT_MOD_MAIN;
+			h.exe_module = (uint32_t)i;
+		}
 		size_t bl = strlen(bids[i]) / 2;
 		for (size_t k = 0; k < bl && k < PCT_BUILD_ID_MAX; k++)
 			sscanf(bids[i] + 2 * k, "%2hhx", &m[i].build_id[k]);

@@ -1,0 +1,35 @@
+# speedscope (from the npm registry) imports pct's folded stacks: headless
+# Chromium loads speedscope with the export, and its sandwich view lists
+# each function with the same total and self samples as pct report.
+. "$(dirname "$0")/lib.sh"
+for t in npm chromium python3; do command -v $t >/dev/null || fail "$t is missing (scripts/deps.sh installs it)"; done
+SPEEDSCOPE_VERSION=1.25.0
+npmdir=$ROOT/$B/npm
+release=$npmdir/node_modules/speedscope/dist/release
+if [ ! -f "$release/index.html" ]; then
+	npm install --prefix "$npmdir" --no-audit --no-fund --silent "speedscope@$SPEEDSCOPE_VERSION" >npm.log 2>&1 ||
+		fail "npm install speedscope: $(tail -5 npm.log)"
+fi
+"$PCTBIN" record -g -o cc.pct "$PROGS/callchain" 0.2 >/dev/null 2>&1 || fail "record -g"
+mkdir www && cp -r "$release"/. www/ && "$PCTBIN" export --format=folded -o www/cc.folded cc.pct || fail "export folded"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+(cd www && exec python3 -m http.server "$port" --bind 127.0.0.1) >http.log 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null; rm -rf "$SCRATCH"' EXIT
+for i in $(seq 50); do python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/cc.folded')" 2>/dev/null && break; sleep 0.1; done
+url="http://127.0.0.1:$port/index.html#profileURL=http://127.0.0.1:$port/cc.folded&title=pct-folded&view=sandwich"
+timeout 120 chromium --headless --no-sandbox --disable-gpu --virtual-time-budget=5000 --dump-dom "$url" >dom.html 2>chromium.err ||
+	fail "chromium: $(tail -3 chromium.err)"
+# the sandwich table as text: "TOTAL (x%) SELF (y%) NAME" after "Symbol Name"
+sed 's/<[^>]*>/ /g; s/&lt;/</g' dom.html | tr -s ' \n' '  ' | sed -n 's/.*Symbol Name //p' |
+	awk '{ for (i = 1; i + 4 <= NF; i += 5) print $(i + 4) "\t" $i "\t" $(i + 2) }' | sort >speedscope.tsv
+[ -s speedscope.tsv ] || fail "speedscope showed no functions: $(sed 's/<[^>]*>/ /g' dom.html | tr -s ' \n' '  ' | tail -c 400)"
+"$PCTBIN" report --format=tsv cc.pct | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+	{ print $k["function"] "\t" $k["total"] "\t" $k["samples"] }' | sort >pct.tsv
+for f in main via_a via_b inner; do
+	s=$(awk -F'\t' -v f=$f '$1 == f { print $2 "/" $3 }' speedscope.tsv)
+	p=$(awk -F'\t' -v f=$f '$1 == f { print $2 "/" $3 }' pct.tsv)
+	echo "$f: speedscope total/self $s, pct $p"
+	[ -n "$s" ] && [ "$s" = "$p" ] || fail "$f: speedscope '$s', pct '$p'"
+done
+pass "speedscope $SPEEDSCOPE_VERSION imports the folded stacks, totals and self samples as pct's"
