@@ -65,6 +65,9 @@ struct symtab {
 	struct fsym *syms;             /* sorted by start, one per start; built on first use */
 	size_t nsyms;
 	int syms_ready;
+	uint64_t *fde_starts;          /* link-time starts of .eh_frame's functions, sorted */
+	size_t nfde;
+	int fde_ready;
 	struct u64map names;           /* function start -> index in strs */
 	struct u64map abs;             /* (file, comp_dir) pointers -> index in strs */
 	char **strs;                   /* strings we own */
@@ -257,21 +260,95 @@ int symtab_addr(const struct symtab *st, uint64_t off, uint64_t *addr)
  * entry there, symbols or not, so this gives the true boundaries of static
  * functions in stripped files.
  */
+/*
+ * The functions' start addresses, from the binary search table of
+ * .eh_frame_hdr (LSB Core Specification, "The .eh_frame_hdr section"):
+ * version 1, then eh_frame_ptr, fde_count and a table of (initial
+ * location, FDE address) pairs sorted by location.  Read in the encoding
+ * every GNU linker writes (fde_count udata4, table datarel sdata4); none
+ * otherwise.
+ */
+static void load_fde_starts(struct symtab *st)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	st->fde_ready = 1;
+	if (st->elf == NULL || elf_getshdrstrndx(st->elf, &shstrndx) != 0)
+		return;
+	while ((scn = elf_nextscn(st->elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *name;
+		if (gelf_getshdr(scn, &sh) == NULL || (name = elf_strptr(st->elf, shstrndx, sh.sh_name)) == NULL ||
+		    strcmp(name, ".eh_frame_hdr") != 0)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		const uint8_t *p = d ? d->d_buf : NULL;
+		uint32_t count;
+		if (p == NULL || d->d_size < 12 || p[0] != 1 || (p[1] & 0x0f) != 0x0b || p[2] != 0x03 || p[3] != 0x3b)
+			return;
+		memcpy(&count, p + 8, 4);
+		if (count > (d->d_size - 12) / 8)
+			return;
+		st->fde_starts = xcalloc(count ? count : 1, sizeof *st->fde_starts);
+		for (uint32_t i = 0; i < count; i++) {
+			int32_t loc;
+			memcpy(&loc, p + 12 + 8 * (size_t)i, 4);
+			st->fde_starts[i] = sh.sh_addr + (uint64_t)(int64_t)loc;
+		}
+		st->nfde = count;
+		return;
+	}
+}
+
+/*
+ * The function holding addr by its FDE.  libdw gives the rows of a CFI
+ * table, whose ranges end at every push and pop of a prologue; so the
+ * start is the last function start at or below addr (.eh_frame_hdr), and
+ * the end is where the rows from it stop being contiguous or the next
+ * function starts.  Without the table, the row's range, which is right
+ * only for functions of one row.
+ */
 static int fde_range(struct symtab *st, uint64_t addr, uint64_t *lo, uint64_t *hi)
 {
 	Dwarf_Addr bias, l, h;
 	Dwarf_Frame *frame = NULL;
 	Dwarf_CFI *cfi = dwfl_module_eh_cfi(st->mod, &bias);
+	Dwarf_Addr shift = st->bias - bias;   /* link-time -> CFI addresses */
 
-	if (cfi == NULL || dwarf_cfi_addrframe(cfi, addr + st->bias - bias, &frame) != 0)
+	if (cfi == NULL || dwarf_cfi_addrframe(cfi, addr + shift, &frame) != 0)
 		return -1;
 	int rc = dwarf_frame_info(frame, &l, &h, NULL) < 0 ? -1 : 0;
 	free(frame);
-	if (rc == 0) {
-		*lo = l + bias - st->bias;
-		*hi = h + bias - st->bias;
+	if (rc != 0)
+		return -1;
+	*lo = l - shift;
+	*hi = h - shift;
+	if (!st->fde_ready)
+		load_fde_starts(st);
+	size_t a = 0, b = st->nfde;    /* the last start <= addr */
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+		if (st->fde_starts[m] <= addr)
+			a = m + 1;
+		else
+			b = m;
 	}
-	return rc;
+	if (a == 0 || st->fde_starts[a - 1] > *lo)
+		return 0;
+	*lo = st->fde_starts[a - 1];
+	uint64_t next = a < st->nfde ? st->fde_starts[a] : UINT64_MAX;
+	for (int rows = 0; *hi < next && rows < 4096; rows++) {
+		if (dwarf_cfi_addrframe(cfi, *hi + shift, &frame) != 0)
+			break;
+		int ok = dwarf_frame_info(frame, &l, &h, NULL) >= 0 && l - shift == *hi;
+		free(frame);
+		if (!ok)
+			break;
+		*hi = h - shift;
+	}
+	if (*hi > next)
+		*hi = next;
+	return 0;
 }
 
 /* The printed name of the function starting at start: the demangled
@@ -626,6 +703,7 @@ void symtab_free_all(void)
 		free(st->inl);
 		free(st->segs);
 		free(st->syms);
+		free(st->fde_starts);
 		free(st->why);
 		free(st->path);
 		free(st);

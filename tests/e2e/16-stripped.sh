@@ -16,6 +16,15 @@ done
 awk -F'\t' 'NR > 1 && $9 ~ /^stripped\+0x/ { sub(/^stripped\+0x/, "", $9); print $9 }' r.tsv | sort >starts
 nm plain | awk '$2 ~ /^[tT]$/ { sub(/^0+/, "", $1); print $1 }' | sort >symbols
 [ -s starts ] && [ -z "$(comm -23 starts symbols)" ] || fail "starts not in the symbol table: $(comm -23 starts symbols)"
+# an address past a prologue's pushes (a new CFI row) is still in the
+# function that starts at the FDE's start: main, which pushes registers
+main=$(nm plain | awk '$3 == "main" { print $1 }')
+for delta in 14 144; do
+	addr=$(printf '0x%x' $((0x$main + delta)))
+	got=$(printf 'module\tbuild_id\toffset\tsamples\n%s\t\t%s\t1\n' "$PWD/stripped" "$addr" | "$PCTBIN" sym |
+		awk -F'\t' 'NR == 2 { print $5 }')
+	[ "$got" = "stripped+0x${main#${main%%[!0]*}}" ] || fail "main+$delta ($addr) is named '$got', not main's start"
+done
 # the same groups as the unstripped binary, by start
 "$PCTBIN" record -o p.pct ./plain 2 >/dev/null 2>&1
 "$PCTBIN" report --format=tsv p.pct | awk -F'\t' 'NR > 1 && $9 ~ /^work_/' | wc -l | grep -q '^3$' || fail "unstripped"
