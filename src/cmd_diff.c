@@ -61,7 +61,10 @@ static void read_side(struct side *sd, char *const *files, size_t n, const struc
 		      size_t nkeys)
 {
 	struct pipe_buf b[3];
-	FILE *in = pipeline_run(files, n, v, b);
+	struct pset s;
+	pset_load_or_die(&s, files, n);
+	FILE *in = pipeline_run(&s, v, b);
+	pset_free(&s);
 	struct tsv t;
 	char err[512];
 	if (tsv_open(&t, in, "pipeline", err, sizeof err) != 0)

@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "export.h"
+#include "stages.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -78,8 +79,7 @@ int cmd_export(int argc, char **argv)
 
 	struct pset s;
 	char err[512];
-	if (pset_load(&s, argv + optind, (size_t)(argc - optind), err, sizeof err) != 0)
-		die("%s", err);
+	pset_load_or_die(&s, argv + optind, (size_t)(argc - optind));
 	FILE *out = stdout;
 	char *tmp = NULL;
 	if (outname) {

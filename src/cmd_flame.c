@@ -20,6 +20,7 @@
 
 #include "callstack.h"
 #include "commands.h"
+#include "stages.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -217,9 +218,7 @@ int cmd_flame(int argc, char **argv)
 	if (optind >= argc)
 		return usage_exit(usage, 0);
 	struct pset s;
-	char err[512];
-	if (pset_load(&s, argv + optind, (size_t)(argc - optind), err, sizeof err) != 0)
-		die("%s", err);
+	pset_load_or_die(&s, argv + optind, (size_t)(argc - optind));
 	if (!callstack_present(&s))
 		die("flame: %s has no call stacks (record with `pct record -g`)", argv[optind]);
 	struct agg folded = { 0 };

@@ -107,15 +107,17 @@ const struct view *view_find(const char *name)
 	return NULL;
 }
 
-FILE *pipeline_run(char *const *files, size_t nfiles, const struct view *v, struct pipe_buf b[3])
+void pset_load_or_die(struct pset *s, char *const *files, size_t nfiles)
 {
-	struct pset s;
 	char err[512];
-	memset(b, 0, 3 * sizeof *b);
-	if (pset_load(&s, files, nfiles, err, sizeof err) != 0)
+	if (pset_load(s, files, nfiles, err, sizeof err) != 0)
 		die("%s", err);
-	stage_dump(&s, buf_writer(&b[0]));
-	pset_free(&s);
+}
+
+FILE *pipeline_run(const struct pset *s, const struct view *v, struct pipe_buf b[3])
+{
+	memset(b, 0, 3 * sizeof *b);
+	stage_dump(s, buf_writer(&b[0]));
 	FILE *in = buf_reader(&b[0]);
 	if (v->sym)
 		pass(&in, &b[1], stage_sym);
@@ -156,9 +158,7 @@ static int take_graph_option(int *argc, char **argv, const char **fn)
 static void report_neighbours(char *const *files, size_t nfiles, const char *fn, int callees, struct sum_opts *o)
 {
 	struct pset s;
-	char err[512];
-	if (pset_load(&s, files, nfiles, err, sizeof err) != 0)
-		die("%s", err);
+	pset_load_or_die(&s, files, nfiles);
 	if (!callstack_present(&s))
 		die("report: %s has no call stacks (record with `pct record -g`)", files[0]);
 	struct agg folded = { 0 }, rows = { 0 };
@@ -193,20 +193,6 @@ static void report_neighbours(char *const *files, size_t nfiles, const char *fn,
 	pset_free(&s);
 }
 
-/* -g: each function's total, for the function view's total columns. */
-static int load_totals(char *const *files, size_t nfiles, struct agg *totals, uint64_t *of)
-{
-	struct pset s;
-	char err[512];
-	if (pset_load(&s, files, nfiles, err, sizeof err) != 0)
-		die("%s", err);
-	int have = callstack_present(&s);
-	if (have)
-		*of = callstack_totals(&s, totals);
-	pset_free(&s);
-	return have;
-}
-
 int cmd_report(int argc, char **argv)
 {
 	struct sum_opts o;
@@ -227,12 +213,17 @@ int cmd_report(int argc, char **argv)
 		return 0;
 	}
 
+	struct pset s;
+	pset_load_or_die(&s, argv + first, (size_t)(argc - first));
+	/* -g: each function's total, for the function view's total columns */
 	struct agg totals = { 0 };
-	if (strcmp(v->name, "function") == 0 &&
-	    load_totals(argv + first, (size_t)(argc - first), &totals, &o.totals_of))
+	if (strcmp(v->name, "function") == 0 && callstack_present(&s)) {
+		o.totals_of = callstack_totals(&s, &totals);
 		o.totals = &totals;
+	}
 	struct pipe_buf b[3];
-	FILE *in = pipeline_run(argv + first, (size_t)(argc - first), v, b);
+	FILE *in = pipeline_run(&s, v, b);
+	pset_free(&s);
 	o.by = v->keys;
 	stage_sum(in, "pipeline", stdout, &o);
 	fclose(in);

@@ -68,10 +68,12 @@ struct pipe_buf {
 	FILE *w;
 };
 
-/* Run dump [| sym [| line]] over the profiles, as view v needs, in
+/* Run dump [| sym [| line]] over the profiles of s, as view v needs, in
  * memory; returns the last stage's TSV to read (fclose it, then free the
  * three buffers' buf). */
-FILE *pipeline_run(char *const *files, size_t nfiles, const struct view *v, struct pipe_buf b[3]);
+FILE *pipeline_run(const struct pset *s, const struct view *v, struct pipe_buf b[3]);
+/* pset_load, or exit 1 with its message. */
+void pset_load_or_die(struct pset *s, char *const *files, size_t nfiles);
 
 /* Helpers the stages share (cmd_sym.c). */
 void stage_open(struct tsv *t, FILE *in, const char *name, const char *const *need, FILE *out,
