@@ -13,8 +13,10 @@
  *
  * No run's data is ever lost to another process: the runtime never
  * overwrites or appends to an existing file.  The complete header is
- * written to a temporary file in the target directory first, which is
- * then hard-linked to the final name; link(2) fails with EEXIST rather
+ * written to an unnamed file (O_TMPFILE) in the target directory first, so
+ * that a process killed meanwhile leaves nothing, or to a named temporary
+ * where the file system lacks O_TMPFILE; it is then hard-linked to the
+ * final name (linkat through /proc/self/fd); link(2) fails with EEXIST rather
  * than replace anything, so the file under its final name always has a
  * valid header.  If the name is taken, the runtime uses "NAME.PID.pct"
  * (or "NAME.PID.K.pct" if even that exists), which no live process shares.
@@ -41,7 +43,8 @@
 
 static struct {
 	char final[PCT_PATH_MAX + 1];  /* the expanded $PCT */
-	char tmp[PCT_PATH_MAX + 64];   /* DIR/.pct-tmp.PID */
+	char tmp[PCT_PATH_MAX + 64];   /* DIR/.pct-tmp.PID, where O_TMPFILE is not supported */
+	char dir[PCT_PATH_MAX + 1];    /* DIR, or "." */
 	char pid[24];                  /* decimal, for fallback names */
 	void *staging;                 /* anonymous copy of everything before the table */
 	uint64_t staging_size;
@@ -160,6 +163,7 @@ int rt_output_prepare(const char *name, unsigned slots_log2, int derived)
 		return -1;
 	}
 	strcpy(out.final, name);
+	snprintf(out.dir, sizeof out.dir, "%.*s", dirlen ? dirlen : 1, dirlen ? name : ".");
 	out.first_k = derived ? 1 : 0;
 	snprintf(out.pid, sizeof out.pid, "%d", (int)getpid());
 	out.staging_size = h.table_offset;
@@ -237,6 +241,21 @@ static int nth_name(char *buf, size_t cap, unsigned k)
 	return put(buf, cap, &n, ".pct", 4);
 }
 
+/* async-signal-safe: give the O_TMPFILE file open at fd the name path,
+ * through /proc/self/fd/FD (linkat with AT_EMPTY_PATH needs privilege). */
+static int link_unnamed(int fd, const char *path)
+{
+	char proc[32] = "/proc/self/fd/", digits[12];
+	int n = 0, len = 14;
+	do
+		digits[n++] = (char)('0' + fd % 10);
+	while ((fd /= 10) > 0);
+	while (n > 0)
+		proc[len++] = digits[--n];
+	proc[len] = '\0';
+	return linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+}
+
 /*
  * async-signal-safe: create the file, copy the prepared part into it and
  * make the handler count into its table from now on.  A thread that finds
@@ -261,8 +280,16 @@ int rt_output_create(void)
 	 * that the copy below is complete. */
 	while (atomic_flag_test_and_set_explicit(&rt_g.module_lock, memory_order_acquire))
 		;
-	fd = open(out.tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-	if (fd < 0 && errno == EEXIST) {
+	/* An unnamed file (O_TMPFILE) until it is complete, so that even a
+	 * SIGKILL while creating it leaves nothing behind; a named temporary
+	 * where the file system lacks O_TMPFILE. */
+	int named = 0;
+	fd = open(out.dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
+	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+		named = 1;
+		fd = open(out.tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	}
+	if (fd < 0 && named && errno == EEXIST) {
 		/* left by a process of ours that died mid-create; ours by pid */
 		unlink(out.tmp);
 		fd = open(out.tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
@@ -282,11 +309,6 @@ int rt_output_create(void)
 		step = "cannot map the profile";
 		goto fail;
 	}
-	if (rt_g.stack_bytes && fstat(fd, &out.st) == 0)
-		out.fd = fd;
-	else
-		close(fd);
-	fd = -1;
 	/* The table is touched at random: without this, each first touch of a
 	 * page reads ahead (zero-fills) a window of its neighbours. */
 	madvise(map, size, MADV_RANDOM);
@@ -305,11 +327,17 @@ int rt_output_create(void)
 			err = ENAMETOOLONG;
 			break;
 		}
-		err = link(out.tmp, rt_g.path) == 0 ? 0 : errno;
+		err = (named ? link(out.tmp, rt_g.path) : link_unnamed(fd, rt_g.path)) == 0 ? 0 : errno;
 	}
 	if (err)
 		goto fail;
-	unlink(out.tmp);
+	if (named)
+		unlink(out.tmp);
+	if (rt_g.stack_bytes && fstat(fd, &out.st) == 0)
+		out.fd = fd;  /* kept to trim the stack region at the end */
+	else
+		close(fd);
+	fd = -1;
 	point_into(map);
 	rt_g.table = (struct pct_entry *)((char *)map + rt_g.hdr->table_offset);
 	rt_g.stacks = rt_g.hdr->stacks_offset ? (char *)map + rt_g.hdr->stacks_offset : NULL;
@@ -325,7 +353,8 @@ fail:
 		munmap(map, size);
 	if (fd >= 0)
 		close(fd);
-	unlink(out.tmp);
+	if (named)
+		unlink(out.tmp);
 	rt_g.path[0] = '\0';
 	atomic_flag_clear_explicit(&rt_g.module_lock, memory_order_release);
 	atomic_flag_clear_explicit(&out.lock, memory_order_release);
