@@ -401,7 +401,8 @@ int rt_sampling_start(unsigned hz, int hz_explicit, const char *event)
 		return -1;
 	}
 	header_method();
-	rt_thread_stack_known();
+	if (rt_g.stack_bytes)
+		rt_thread_stack_known();
 	atomic_store_explicit(&rt_g.sampling, 1, memory_order_release);
 	if (rt_arm_thread(rt_gettid(), 1) != 0) {
 		atomic_store_explicit(&rt_g.sampling, 0, memory_order_release);
