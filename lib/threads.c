@@ -56,6 +56,10 @@ struct arm {
 };
 
 static struct arm arms[RT_ARMS_MAX];
+/* One past the highest arm ever taken: the loops over the registry stop
+ * there, so a process with one thread touches one page of it, not the 32
+ * pages (4096 arms) that would each cost a page fault at exit. */
+static _Atomic int arms_end;
 
 /* The calling thread's arm + 1, or 0. */
 static __thread int my_arm __attribute__((tls_model("initial-exec")));
@@ -109,8 +113,12 @@ static int arm_take(void)
 	for (int i = 0; i < RT_ARMS_MAX; i++) {
 		int expect = 0;
 		if (atomic_load_explicit(&arms[i].used, memory_order_relaxed) == 0 &&
-		    atomic_compare_exchange_strong(&arms[i].used, &expect, 1))
+		    atomic_compare_exchange_strong(&arms[i].used, &expect, 1)) {
+			int end = atomic_load(&arms_end);
+			while (end < i + 1 && !atomic_compare_exchange_weak(&arms_end, &end, i + 1))
+				;
 			return i;
+		}
 	}
 	return -1;
 }
@@ -243,7 +251,7 @@ void rt_disarm_all(void)
 {
 	struct itimerspec off;
 	memset(&off, 0, sizeof off);
-	for (int i = 0; i < RT_ARMS_MAX; i++) {
+	for (int i = 0, end = atomic_load(&arms_end); i < end; i++) {
 		struct arm *a = &arms[i];
 		if (atomic_load(&a->used) != 2)
 			continue;
@@ -261,7 +269,7 @@ void rt_disarm_all(void)
  * (inherited descriptors watching the parent's threads) are closed. */
 void rt_arms_forget_after_fork(void)
 {
-	for (int i = 0; i < RT_ARMS_MAX; i++)
+	for (int i = 0, end = atomic_load(&arms_end); i < end; i++)
 		if (atomic_load(&arms[i].used) == 2) {
 			if (arms[i].fd >= 0)
 				arm_release(i, 1);
