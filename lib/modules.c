@@ -2,11 +2,13 @@
  * modules.c - the module table: which file each executable mapping of the
  * process comes from, so that a PC becomes (module, offset in its file).
  *
- * Both at start and later, the source is /proc/self/maps, read with
- * open/read/close, which are async-signal-safe: at start every executable
- * mapping is recorded; code mapped later (dlopen, JIT) is found when the
- * handler sees a PC outside every known module, and the mapping holding it
- * is appended.  dl_iterate_phdr(3) cannot be used in the handler, since the
+ * The source is /proc/self/maps, read with open/read/close, which are
+ * async-signal-safe.  The first sample records every executable mapping
+ * (pct_on() only marks the table pending: reading /proc/self/maps costs
+ * tens of microseconds of kernel time, and a process that never takes a
+ * sample, such as a shell helper, should not pay it); code mapped later
+ * (dlopen, JIT) is found when the handler sees a PC outside every known
+ * module, and the mapping holding it is appended.  dl_iterate_phdr(3) cannot be used in the handler, since the
  * interrupted code may hold the loader's lock, and one reader for both
  * cases records the same canonical path (the kernel's name for the file,
  * "liblzma.so.5.4.1" rather than the "liblzma.so.5" link the loader
@@ -21,6 +23,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <link.h>
 #include <string.h>
@@ -60,7 +63,8 @@ static int module_add(uint64_t start, uint64_t end, uint64_t file_offset, const 
 	uint32_t n = atomic_load_explicit((_Atomic uint32_t *)&h->modules_count, memory_order_relaxed);
 	uint64_t used = h->strings_used;
 
-	if (n >= h->modules_max || path_len > PCT_PATH_MAX || used + path_len + 1 > h->strings_size)
+	if (n >= h->modules_max || path_len > PCT_PATH_MAX || used + path_len + 1 > h->strings_size ||
+	    rt_reserve(rt_g.strings + used, path_len + 1) != 0 || rt_reserve(&rt_g.modules[n], sizeof rt_g.modules[n]) != 0)
 		return -1;
 	memcpy(rt_g.strings + used, path, path_len);
 	rt_g.strings[used + path_len] = '\0';
@@ -288,30 +292,53 @@ static int maps_scan(struct maps_scan *s)
 }
 
 /*
- * Record every executable mapping of the process: the main program, the
- * shared libraries, the vDSO and any anonymous executable memory.  Returns
- * 0, or -1 if /proc/self/maps is unreadable or the module table is full.
+ * async-signal-safe, with the module lock held: record every executable
+ * mapping of the process (the main program, the shared libraries, the
+ * vDSO and any anonymous executable memory), and clear modules_pending.
+ * Warns once if the module table or string pool is full.
  */
-int rt_modules_scan_loaded(void)
+static void scan_all_locked(void)
 {
 	static char exe[PCT_PATH_MAX + 1];
 	struct maps_scan s;
 
-	while (atomic_flag_test_and_set_explicit(&rt_g.module_lock, memory_order_acquire))
-		;
 	memset(&s, 0, sizeof s);
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	exe[n > 0 ? n : 0] = '\0';
 	s.exe = exe;
-	int rc = maps_scan(&s) == 0 && !s.full ? 0 : -1;
+	int rc = maps_scan(&s), err = errno;
+	atomic_store_explicit(&rt_g.modules_pending, 0, memory_order_relaxed);
+	if (rc != 0)
+		rt_warn("cannot read /proc/self/maps, so samples keep raw addresses in", rt_g.path, err);
+	else if (s.full)
+		rt_warn("too many modules to record all of them in", rt_g.path, 0);
+}
+
+/* Leave the module table to be filled by the first sample (or by
+ * rt_modules_scan_pending at the end). */
+void rt_modules_defer_scan(void)
+{
+	atomic_store(&rt_g.modules_pending, 1);
+}
+
+/* Fill the module table now if no sample has yet (at the end of a run
+ * whose first samples found the table busy).  Not in the handler. */
+void rt_modules_scan_pending(void)
+{
+	if (!atomic_load(&rt_g.modules_pending))
+		return;
+	while (atomic_flag_test_and_set_explicit(&rt_g.module_lock, memory_order_acquire))
+		;
+	if (atomic_load(&rt_g.modules_pending))
+		scan_all_locked();
 	atomic_flag_clear_explicit(&rt_g.module_lock, memory_order_release);
-	return rc;
 }
 
 /*
  * async-signal-safe: find the mapping that holds pc in /proc/self/maps and
- * append it as a module.  Returns its number, or -1 if pc is in no
- * executable mapping, the table is full, or another thread is appending.
+ * append it as a module (the first call records every module).  Returns
+ * its number, or -1 if pc is in no executable mapping, the table is full,
+ * or another thread is appending.
  */
 int rt_modules_add_mapping_of(uintptr_t pc)
 {
@@ -320,7 +347,10 @@ int rt_modules_add_mapping_of(uintptr_t pc)
 
 	if (atomic_flag_test_and_set_explicit(&rt_g.module_lock, memory_order_acquire))
 		return -1;
-	/* Another thread may have added it meanwhile. */
+	/* The first sample records every module; another thread may have
+	 * added this one meanwhile. */
+	if (atomic_load_explicit(&rt_g.modules_pending, memory_order_relaxed))
+		scan_all_locked();
 	mod = rt_module_find(pc);
 	if (mod >= 0)
 		goto out;
@@ -351,6 +381,10 @@ int rt_modules_retire_unmapped(void)
 	struct maps_scan s;
 	int n = 0;
 
+	/* Nothing is recorded yet, so nothing can be stale; and taking the
+	 * lock now could make the first sample's handler wait on it. */
+	if (atomic_load(&rt_g.modules_pending))
+		return 0;
 	while (atomic_flag_test_and_set_explicit(&rt_g.module_lock, memory_order_acquire))
 		;
 	memset(&s, 0, sizeof s);

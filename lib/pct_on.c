@@ -160,7 +160,7 @@ static void after_fork_child(void)
 		return;
 	}
 	strcpy(rt_g.name, name);
-	rt_modules_scan_loaded();
+	rt_modules_defer_scan();
 	rt_sampling_after_fork();
 }
 
@@ -201,8 +201,7 @@ PUBLIC int pct_on(void)
 	int derived = root && *root && strtol(root, NULL, 10) != (long)getpid();
 	if (rt_output_prepare(name, rt_g.slots_log2, derived) != 0)
 		goto fail;
-	if (rt_modules_scan_loaded() != 0)
-		rt_warn("too many modules to record all of them in", rt_g.path, 0);
+	rt_modules_defer_scan();
 	const char *hz_env = getenv("PCT_HZ");
 	if (rt_sampling_start(hz, hz_env && *hz_env, event && *event ? event : "cpu") != 0) {
 		rt_output_finish();
@@ -230,6 +229,8 @@ PUBLIC void pct_off(void)
 		return;
 	}
 	rt_sampling_stop();
+	if (atomic_load_explicit(&rt_g.table_ready, memory_order_acquire))
+		rt_modules_scan_pending();
 	rt_output_finish();
 }
 

@@ -54,6 +54,7 @@ struct rt {
 	_Atomic int table_ready;       /* the file exists and table points into it */
 	int quiet;                     /* $PCT_QUIET: no warnings */
 	atomic_flag module_lock;       /* held while appending a module record */
+	_Atomic int modules_pending;   /* the module table awaits its first full scan */
 	int argc;                      /* from the constructor, if trustworthy */
 	char **argv;
 	struct rt_method method;
@@ -75,15 +76,45 @@ struct rt {
 	uint64_t slots_limit;          /* stop claiming new slots past this */
 	unsigned slots_shift;          /* 64 - log2(slots), for the hash */
 	char path[PCT_PATH_MAX + 1];   /* the file's final name */
+
+	/* Pages of the file reserved so far (output.c): a page is touched only
+	 * once it is, so a full disk drops samples and never raises SIGBUS. */
+	_Atomic uint64_t *reserved;    /* bitmap by page of the file, or NULL */
+	char *reserve_base;            /* the file mapping it describes; NULL before it exists */
+	unsigned reserve_shift;        /* log2 of the page size */
+	int reserve_all;               /* the whole file was reserved when it was created */
 };
 
 extern struct rt rt_g;
+
+/* async-signal-safe: is page i of the file reserved? */
+static inline int rt_reserved_page(uint64_t i)
+{
+	return (int)((atomic_load_explicit(&rt_g.reserved[i / 64], memory_order_relaxed) >> (i % 64)) & 1);
+}
+
+int rt_output_reserve(const void *p, size_t len);  /* async-signal-safe */
+
+/* async-signal-safe: make [p, p + len) of the file mapping safe to touch:
+ * 0, or -1 if the file system has no room for it (output.c).  Inline for
+ * the common case of a page already reserved. */
+static inline int rt_reserve(const void *p, size_t len)
+{
+	if (rt_g.reserve_all || rt_g.reserve_base == NULL || len == 0)
+		return 0;
+	uint64_t i = (uint64_t)((const char *)p - rt_g.reserve_base) >> rt_g.reserve_shift;
+	if ((uint64_t)((const char *)p + len - 1 - rt_g.reserve_base) >> rt_g.reserve_shift == i &&
+	    rt_reserved_page(i))
+		return 0;
+	return rt_output_reserve(p, len);
+}
 
 /* pct_on.c */
 unsigned rt_env_uint(const char *name, unsigned dflt, unsigned lo, unsigned hi);
 
 /* modules.c */
-int rt_modules_scan_loaded(void);
+void rt_modules_defer_scan(void);
+void rt_modules_scan_pending(void);
 int rt_modules_add_mapping_of(uintptr_t pc);        /* async-signal-safe */
 int rt_module_find(uintptr_t pc);                   /* async-signal-safe */
 

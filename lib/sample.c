@@ -105,6 +105,15 @@ void rt_stack_record(const uint64_t *regs, uint32_t thread, uint64_t n, uintptr_
 		return;
 	}
 	char *rec = rt_g.stacks + off;
+	/* Reserve up to the next 64 KiB boundary, so that a run of records
+	 * costs one madvise per 64 KiB.  If there is no room, close the region:
+	 * readers stop at this unwritten record anyway. */
+	uint64_t ahead = ((off + size + 65535) & ~(uint64_t)65535) - off;
+	if (rt_reserve(rec, ahead < h->stacks_size - off ? ahead : h->stacks_size - off) != 0) {
+		atomic_fetch_add_explicit(A64(&h->stacks_used), h->stacks_size + 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(A64(&h->stacks_dropped), n, memory_order_relaxed);
+		return;
+	}
 	struct pct_stack *r = (struct pct_stack *)rec;
 	atomic_store_explicit(A32(&r->size), (uint32_t)size, memory_order_release);
 	r->weight = n;
@@ -135,6 +144,8 @@ uint32_t rt_thread_slot(uint32_t tid, const char *name)
 
 	for (int probe = 0; probe < RT_MAX_PROBES; probe++, i = (i + 1) & mask) {
 		struct pct_thread *t = &rt_g.threads[i];
+		if (rt_reserve(t, sizeof *t) != 0)
+			return 0;
 		uint32_t cur = atomic_load_explicit(A32(&t->tid), memory_order_acquire);
 		if (cur == 0) {
 			if (atomic_load_explicit(A32(&h->threads_count), memory_order_relaxed) >=
@@ -164,6 +175,8 @@ uint32_t rt_thread_find(uint32_t tid)
 	uint32_t mask = rt_g.hdr->threads_max - 1;
 	uint32_t i = (uint32_t)(tid * 2654435761u) & mask;
 	for (int probe = 0; probe < RT_MAX_PROBES; probe++, i = (i + 1) & mask) {
+		if (rt_reserve(&rt_g.threads[i], sizeof rt_g.threads[i]) != 0)
+			return 0;
 		uint32_t cur = atomic_load_explicit(A32(&rt_g.threads[i].tid), memory_order_acquire);
 		if (cur == tid)
 			return i + 1;
@@ -183,6 +196,8 @@ static void table_count(uint64_t key, uint64_t ctx, uint64_t n)
 
 	for (int probe = 0; probe < RT_MAX_PROBES; probe++, i = (i + 1) & rt_g.slots_mask) {
 		struct pct_entry *e = &rt_g.table[i];
+		if (rt_reserve(e, sizeof *e) != 0)
+			break;
 		uint64_t k = atomic_load_explicit(A64(&e->key), memory_order_acquire);
 		if (k == 0) {
 			if (atomic_load_explicit(A64(&h->slots_used), memory_order_relaxed) >= rt_g.slots_limit)

@@ -103,7 +103,8 @@ static void print_summary(FILE *out, const struct meta *m, uint64_t total)
 	}
 	fprintf(out, "\n");
 	if (m->dropped)
-		fprintf(out, "# %llu more samples were dropped: the sample table was full (raise $PCT_SLOTS)\n",
+		fprintf(out, "# %llu more samples were dropped: the sample table was full (raise $PCT_SLOTS), "
+			"or the file system had no room for more of the profile\n",
 			(unsigned long long)m->dropped);
 	fprintf(out, "# ±: one standard error, sqrt(samples) (Poisson); 95%% CI: Wilson score interval of the share\n");
 	fprintf(out, "# resolution: any two shares that differ by more than %.2f points differ at 95%% "
