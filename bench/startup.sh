@@ -4,9 +4,13 @@
 # A shell loop runs a short program N times (default 300), in rounds that
 # interleave the configurations so that drift hits them all alike.  Two
 # programs: /bin/true, which ends before a first sample (pct then creates
-# no file), and tests/progs/selftime burning 10 ms of CPU, which takes a
-# few samples (pct creates its file at the first one), with profiles on the
-# disk's file system and then on tmpfs (/dev/shm).  Configurations:
+# no file, and reads no /proc/self/maps), and bench/spin.c doing a fixed
+# 10 ms of work, which takes a few samples (pct creates its file and
+# records the modules at the first one), with profiles on the disk's file
+# system and then on tmpfs (/dev/shm).  The work is fixed, not timed: a
+# program that burns until its CPU clock reads 10 ms (as selftime does)
+# does less work when the profiler's own CPU time counts towards the 10 ms.
+# Configurations:
 #   plain        no profiler
 #   pct-off      libpct.so preloaded, $PCT unset (must cost nothing)
 #   pct          libpct.so preloaded, $PCT set: a profile file per process
@@ -26,6 +30,7 @@ GPERF=$(ls /usr/lib/*/libprofiler.so.0 2>/dev/null | head -1)
 dir=$(mktemp -d /tmp/pct-bench.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 cd "$dir"
+cc -O2 -o spin "$root/bench/spin.c"
 
 loop() {  # prints the loop's wall time in ns
 	local t0 t1
@@ -69,7 +74,7 @@ measure
 echo
 # Each sampled process creates a file of its own (gperftools rewrites one
 # file, losing the previous run's): on ext4 that means allocating an inode.
-prog=("$root/build/tests/progs/selftime" 0.01)
+prog=("$dir/spin" 10000000)
 measure
 if [ -d /dev/shm ]; then
 	echo
