@@ -14,6 +14,8 @@
 # also measured directly (bench/persample.c: SIGPROF raised under pct's
 # handler against raised and ignored), and the overhead at the measured rate
 # follows from it: cost per sample x samples per second.
+# A last table gives the kernel's own cost of sampling at 1, 5 and 10 kHz
+# (bench/floor.c), which bounds what any profiler can reach on the machine.
 # usage: bench/overhead.sh [ROUNDS]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -125,6 +127,24 @@ for hz in default 1000 5000 10000; do
 	done
 done
 echo "(ns/sample: extra CPU per sample, whole-run; gperftools' sample count is not read back)"
+
+# The kernel's own part of sampling at a rate (bench/floor.c): the same
+# fixed work under a task-clock perf event that overflows with no signal,
+# and with a signal to an empty handler.  No profiler can cost less than
+# "event"; pct's mechanism with nothing in its handler is "signal".
+cc -O2 -o floor "$root/bench/floor.c"
+echo
+echo "the kernel's floor by rate, bench/floor.c (fixed work), best of $ROUNDS"
+printf '%-7s %-8s %9s %9s\n' rate mode "CPU s" "vs none"
+none=1e9
+for ((r = 0; r < ROUNDS; r++)); do none=$(./floor none 0 | awk -v b="$none" '{ print ($1 < b ? $1 : b) }'); done
+for hz in 1000 5000 10000; do
+	for mode in event signal; do
+		t=1e9
+		for ((r = 0; r < ROUNDS; r++)); do t=$(./floor $mode $hz | awk -v b="$t" '{ print ($1 < b ? $1 : b) }'); done
+		awk -v hz=$hz -v m=$mode -v t="$t" -v p="$none" 'BEGIN { printf "%-7s %-8s %9.3f %8.4fx\n", hz, m, t, t / p }'
+	done
+done
 
 cc -O2 -o persample "$root/bench/persample.c"
 base=1e9 with=1e9 withg=1e9

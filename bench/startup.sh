@@ -67,6 +67,14 @@ awk -v a="${med[pct]}" -v g="${med[gperftools]}" -v p="${med[plain]}" 'BEGIN {
 	pa = a - p; ga = g - p
 	printf "pct adds %.3f ms per process, gperftools %.3f ms: pct costs %.3f of gperftools (target <= 0.1)\n",
 		pa / '"$N"' / 1e6, ga / '"$N"' / 1e6, (ga > 0 ? pa / ga : 0) }'
+# What creating one new file costs here (the shell's own ": >", no
+# process): the floor for a profiler that writes a file per process.
+local t0 t1
+t0=$(date +%s%N)
+for ((i = 0; i < N; i++)); do : >"$out/create.$i"; done
+t1=$(date +%s%N)
+rm -f "$out"/create.*
+awk -v t=$((t1 - t0)) -v n="$N" 'BEGIN { printf "creating a new file in that directory: %.3f ms\n", t / n / 1e6 }'
 }
 out=$dir
 prog=(/bin/true)

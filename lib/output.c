@@ -51,10 +51,6 @@
 #include "runtime.h"
 
 static struct {
-	char final[PCT_PATH_MAX + 1];  /* the expanded $PCT */
-	char tmp[PCT_PATH_MAX + 64];   /* DIR/.pct-tmp.PID, where O_TMPFILE is not supported */
-	char dir[PCT_PATH_MAX + 1];    /* DIR, or "." */
-	char pid[24];                  /* decimal, for fallback names */
 	void *staging;                 /* anonymous copy of everything before the table */
 	uint64_t staging_size;
 	atomic_flag lock;              /* held while creating */
@@ -64,6 +60,10 @@ static struct {
 	struct stat st;                /* what fd was, to know it is still ours */
 	uint64_t reserved_size;        /* bytes of the rt_g.reserved bitmap mapping */
 	_Atomic int full_warned;
+	char pid[24];                  /* decimal, for fallback names */
+	char final[PCT_PATH_MAX + 1];  /* the expanded $PCT */
+	char dir[PCT_PATH_MAX + 1];    /* DIR, or "." */
+	char tmp[PCT_PATH_MAX + 64];   /* DIR/.pct-tmp.PID, where O_TMPFILE is not supported */
 } out = { .lock = ATOMIC_FLAG_INIT, .fd = -1 };
 
 static int64_t realtime_ns(void)

@@ -58,12 +58,11 @@ struct rt {
 	int argc;                      /* from the constructor, if trustworthy */
 	char **argv;
 	struct rt_method method;
-	char pattern[PCT_PATH_MAX + 1]; /* $PCT, expanded again in a forked child */
-	char name[PCT_PATH_MAX + 1];   /* its expansion in this process */
 	unsigned slots_log2;
 	unsigned stack_bytes;          /* $PCT_STACK_BYTES: stack copied per sample; 0: no stacks */
 	unsigned stack_area_mb;        /* $PCT_STACK_AREA: MiB reserved for stack records */
 	_Atomic int wall_tid;          /* the wall sampler thread, or 0 */
+	_Atomic int wall_stop;         /* asks the wall sampler thread to end */
 
 	struct pct_header *hdr;        /* the file's MAP_SHARED mapping, or the
 					  anonymous staging copy before the first sample */
@@ -75,14 +74,17 @@ struct rt {
 	uint64_t slots_mask;
 	uint64_t slots_limit;          /* stop claiming new slots past this */
 	unsigned slots_shift;          /* 64 - log2(slots), for the hash */
-	char path[PCT_PATH_MAX + 1];   /* the file's final name */
-
 	/* Pages of the file reserved so far (output.c): a page is touched only
 	 * once it is, so a full disk drops samples and never raises SIGBUS. */
 	_Atomic uint64_t *reserved;    /* bitmap by page of the file, or NULL */
 	char *reserve_base;            /* the file mapping it describes; NULL before it exists */
 	unsigned reserve_shift;        /* log2 of the page size */
 	int reserve_all;               /* the whole file was reserved when it was created */
+
+	/* The names last, so that the fields above share a page */
+	char pattern[PCT_PATH_MAX + 1]; /* $PCT, expanded again in a forked child */
+	char name[PCT_PATH_MAX + 1];   /* its expansion in this process */
+	char path[PCT_PATH_MAX + 1];   /* the file's final name */
 };
 
 extern struct rt rt_g;

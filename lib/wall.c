@@ -33,8 +33,6 @@
 #include "arch.h"
 #include "runtime.h"
 
-static _Atomic int stop;
-
 static uint64_t mono_ns(void)
 {
 	struct timespec ts;
@@ -155,7 +153,7 @@ static void *wall_main(void *arg)
 		return NULL;
 	}
 	uint64_t period = rt_g.method.period, last = mono_ns(), next = last + period;
-	while (!atomic_load(&stop)) {
+	while (!atomic_load(&rt_g.wall_stop)) {
 		struct timespec ts = { (time_t)(next / 1000000000u), (long)(next % 1000000000u) };
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 		uint64_t now = mono_ns();
@@ -165,7 +163,7 @@ static void *wall_main(void *arg)
 			n = 1;
 		last += n * period;
 		next = last + period;
-		if (atomic_load_explicit(&rt_g.sampling, memory_order_acquire) && !atomic_load(&stop))
+		if (atomic_load_explicit(&rt_g.sampling, memory_order_acquire) && !atomic_load(&rt_g.wall_stop))
 			sample_blocked(dirfd, me, n);
 	}
 	close(dirfd);
@@ -177,7 +175,7 @@ int rt_wall_start(void)
 {
 	pthread_t t;
 	pthread_attr_t a;
-	atomic_store(&stop, 0);
+	atomic_store(&rt_g.wall_stop, 0);
 	atomic_store(&rt_g.wall_tid, 0);
 	pthread_attr_init(&a);
 	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
@@ -201,5 +199,5 @@ int rt_wall_start(void)
  * that exit is not delayed by up to one period. */
 void rt_wall_stop(void)
 {
-	atomic_store(&stop, 1);
+	atomic_store(&rt_g.wall_stop, 1);
 }
