@@ -46,6 +46,8 @@ struct rt_method {
 	int mechanism;                 /* enum pct_mechanism */
 	uint64_t period;               /* ns of the thread's CPU time, or events */
 	int signo;                     /* the signal timers and events deliver */
+	unsigned ring_pages;           /* perf: data pages of each thread's ring buffer, which a
+					  CPU-time timer's signal drains; 0: a signal per sample */
 };
 
 struct rt {
@@ -126,6 +128,8 @@ int rt_modules_retire_unmapped(void);
 uint32_t rt_thread_slot(uint32_t tid, const char *name); /* async-signal-safe */
 uint32_t rt_thread_find(uint32_t tid);              /* async-signal-safe */
 void rt_sample(uintptr_t pc, uint32_t thread, uint64_t n); /* async-signal-safe */
+void rt_sample_at(uintptr_t pc, uint32_t thread, uint64_t n); /* the same, without the CPU clock */
+void rt_sample_lost(uint64_t n);                    /* async-signal-safe */
 void rt_stack_record(const uint64_t *regs, uint32_t thread, uint64_t n, uintptr_t stack_hi); /* a-s-safe */
 void rt_thread_stack_known(void);
 int rt_sampling_start(unsigned hz, int hz_explicit, const char *event);
@@ -134,7 +138,9 @@ void rt_sampling_stop(void);
 void rt_sampling_after_fork(void);
 
 /* threads.c: one timer or perf event per thread */
-int rt_arm_probe(const struct rt_method *m);
+int rt_arm_probe(struct rt_method *m);
+int rt_arm_drain_mine(uint32_t slot);                /* async-signal-safe */
+void rt_arms_drain_all(void);
 int rt_arm_thread(uint32_t tid, int own);
 int rt_arm_existing_threads(void);
 void rt_for_each_task(int dirfd, int (*fn)(uint32_t tid, const char *name, void *arg), void *arg);

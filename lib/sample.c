@@ -223,9 +223,24 @@ static void table_count(uint64_t key, uint64_t ctx, uint64_t n)
 	atomic_fetch_add_explicit(A64(&h->dropped), n, memory_order_relaxed);
 }
 
+/* async-signal-safe: n samples were lost before pct could count them
+ * (a full perf ring buffer). */
+void rt_sample_lost(uint64_t n)
+{
+	atomic_fetch_add_explicit(A64(&rt_g.hdr->dropped), n, memory_order_relaxed);
+}
+
 /* async-signal-safe: charge n samples at pc to thread slot + 1 thread
  * (0: unknown).  The file must exist (table_ready). */
 void rt_sample(uintptr_t pc, uint32_t thread, uint64_t n)
+{
+	rt_sample_at(pc, thread, n);
+	atomic_store_explicit(A64(&rt_g.hdr->cpu_last_ns), cpu_now_ns(), memory_order_relaxed);
+}
+
+/* async-signal-safe: rt_sample without noting the CPU clock, for a
+ * caller that counts many samples at once. */
+void rt_sample_at(uintptr_t pc, uint32_t thread, uint64_t n)
 {
 	uint64_t key;
 	int m = rt_module_find(pc);
@@ -240,7 +255,6 @@ void rt_sample(uintptr_t pc, uint32_t thread, uint64_t n)
 	table_count(key, thread & PCT_CTX_THREAD_MASK, n);
 	if (thread)
 		atomic_fetch_add_explicit(A64(&rt_g.threads[thread - 1].samples), n, memory_order_relaxed);
-	atomic_store_explicit(A64(&rt_g.hdr->cpu_last_ns), cpu_now_ns(), memory_order_relaxed);
 }
 
 /* async-signal-safe */
@@ -276,6 +290,12 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		char buf[16] = { 0 };
 		prctl(PR_GET_NAME, buf);
 		memcpy(rt_g.threads[self.slot - 1].name, buf, sizeof buf);
+	}
+	if (rt_g.method.ring_pages && si->si_code == SI_TIMER) {
+		/* the tick that drains this thread's perf ring buffer */
+		if (rt_arm_drain_mine(self.slot) > 0)
+			atomic_store_explicit(A64(&rt_g.hdr->cpu_last_ns), cpu_now_ns(), memory_order_relaxed);
+		goto out;
 	}
 	uint64_t n = sample_weight(si);
 	rt_sample(arch_pc(uc), self.slot, n);
@@ -344,6 +364,19 @@ static int choose_method(unsigned hz, int hz_explicit, const char *name)
 	int want_perf = d->default_period || d->event == PCT_EVENT_USER || d->event == PCT_EVENT_WALL ||
 			(hz_explicit && hz > RT_TIMER_MAX_HZ);
 	m->mechanism = want_perf ? PCT_MECH_PERF : PCT_MECH_CPU_TIMER;
+	/* A ring buffer per thread, drained at the tick, instead of a signal
+	 * per sample (threads.c), except where the handler must see each
+	 * sample's registers and stack (-g) or the wall sampler's period.
+	 * Sized for 50 ms of samples at 16 bytes each (a hardware event is
+	 * taken as 10000 samples per second), 8 to 512 pages. */
+	m->ring_pages = 0;
+	if (m->mechanism == PCT_MECH_PERF && !rt_g.stack_bytes && d->event != PCT_EVENT_WALL) {
+		uint64_t per_s = d->default_period ? 10000 : 1000000000u / m->period;
+		uint64_t want = per_s * 16 / 20 / 4096 + 1;
+		m->ring_pages = 8;
+		while (m->ring_pages < want && m->ring_pages < 512)
+			m->ring_pages *= 2;
+	}
 	int err = m->mechanism == PCT_MECH_PERF ? rt_arm_probe(m) : 0;
 	const char *hint = err == EACCES || err == EPERM ? "see /proc/sys/kernel/perf_event_paranoid"
 			 : err == ENOENT ? "the kernel does not offer it here" : NULL;
@@ -361,6 +394,7 @@ static int choose_method(unsigned hz, int hz_explicit, const char *name)
 		rt_say("perf_event_open was refused", hint, err,
 		       "sampling falls back to CPU-time timers (at most one sample per tick per thread)");
 		m->mechanism = PCT_MECH_CPU_TIMER;
+		m->ring_pages = 0;
 		/* A timer's effective period is only its requested one well
 		 * below the tick (250 Hz asked gives 238 Hz at CONFIG_HZ=250) */
 		if (d->event == PCT_EVENT_WALL && m->period < 1000000000u / RT_WALL_TIMER_MAX_HZ)
@@ -447,6 +481,7 @@ void rt_sampling_stop(void)
 {
 	rt_wall_stop();
 	rt_sampling_disarm();
+	rt_arms_drain_all();
 	struct pct_header *h = rt_g.hdr;
 	uint64_t n = atomic_load_explicit(A64(&h->samples), memory_order_relaxed) +
 		     atomic_load_explicit(A64(&h->dropped), memory_order_relaxed);

@@ -1,0 +1,32 @@
+# Where the kernel refuses perf_event_open (perf_event_paranoid 3, or a
+# container's seccomp profile), simulated without touching the host by
+# tests/progs/noperf (a seccomp filter: EACCES for perf_event_open only):
+#   - -F above the tick falls back to CPU-time timers with one message,
+#     and the profile is still right: the rate is what was asked (each
+#     timer signal counts 1 + its overruns) and the shares match the truth;
+#   - -e user, which needs perf, is refused up front by pct record, and in
+#     a preloaded program costs one warning while the program runs on;
+#   - -e wall falls back to timers at 100 Hz.
+. "$(dirname "$0")/lib.sh"
+NOPERF=$PROGS/noperf
+"$NOPERF" "$PCTBIN" record -F 1000 -o hf.pct "$PROGS/selftime" 1 >truth.tsv 2>err || fail "record -F 1000: $(cat err)"
+[ "$(grep -c 'perf_event_open was refused.*Permission denied; sampling falls back to CPU-time timers' err)" = 1 ] ||
+	fail "-F 1000: expected one fallback message: $(cat err)"
+rate=$("$PCTBIN" report hf.pct | sed -n 's/.*effective rate \([0-9.]*\) Hz.*/\1/p')
+echo "-F 1000 without perf: $rate samples per CPU second"
+awk -v r="$rate" 'BEGIN { exit !(r >= 900 && r <= 1100) }' || fail "-F 1000 without perf gave $rate Hz"
+"$PCTBIN" report --format=tsv hf.pct >report.tsv
+check_truth truth.tsv report.tsv "$(period_of hf.pct)" || fail "shares without perf disagree with the truth"
+# -e user
+"$NOPERF" "$PCTBIN" record -e user -o u.pct "$PROGS/selftime" 0.2 >/dev/null 2>err && fail "record -e user ran without perf"
+grep -q "refuses perf_event_open for 'user'" err || fail "record -e user: unclear error: $(cat err)"
+[ ! -e u.pct ] || fail "record -e user left a profile"
+PCT=$SCRATCH/p.pct PCT_EVENT=user LD_PRELOAD=$LIBPCT "$NOPERF" "$PROGS/selftime" 0.2 >out.tsv 2>err; rc=$?
+[ $rc = 0 ] && [ "$(wc -l <out.tsv)" = 3 ] || fail "preloaded -e user: the program did not run on (status $rc)"
+[ "$(wc -l <err)" = 1 ] && grep -q "user CPU time is sampled with perf_event_open, which was refused" err ||
+	fail "preloaded -e user: expected one warning: $(cat err)"
+# -e wall
+"$NOPERF" "$PCTBIN" record -e wall -o w.pct "$PROGS/selftime" 0.3 >/dev/null 2>err || fail "record -e wall: $(cat err)"
+wrate=$("$PCTBIN" report w.pct | sed -n 's/.*effective rate \([0-9.]*\) Hz.*/\1/p')
+awk -v r="$wrate" 'BEGIN { exit !(r >= 90 && r <= 110) }' || fail "-e wall without perf gave $wrate Hz"
+pass "without perf: -F 1000 at $rate Hz with right shares, -e user refused clearly, -e wall at $wrate Hz"
