@@ -240,21 +240,29 @@ int rt_arm_drain_mine(uint32_t slot)
 	return ring_drain(&arms[i], slot);
 }
 
-/* Drain every armed thread's ring buffer (at pct_off, after disarming),
- * creating the file if samples wait there and there is none yet. */
+/* Drain arm a's ring buffer outside the handler (a thread's end,
+ * pct_off), creating the file first if samples wait there and there is
+ * none yet.  name: the thread's, for a slot it did not have (NULL: the
+ * caller's own). */
+static void drain_outside(struct arm *a, const char *name)
+{
+	struct perf_event_mmap_page *r = a->ring;
+	if (r == NULL || r->data_head == r->data_tail)
+		return;
+	if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) && rt_output_create() != 0)
+		return;
+	uint32_t slot = atomic_load(&a->slot);
+	if (slot == 0 && (slot = rt_thread_find(a->tid)) == 0)
+		slot = rt_thread_slot(a->tid, name);
+	ring_drain(a, slot);
+}
+
+/* Drain every armed thread's ring buffer (at pct_off, after disarming). */
 void rt_arms_drain_all(void)
 {
-	for (int i = 0, end = atomic_load(&arms_end); i < end; i++) {
-		struct arm *a = &arms[i];
-		if (atomic_load(&a->used) != 2 || a->ring == NULL || a->ring->data_head == a->ring->data_tail)
-			continue;
-		if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) && rt_output_create() != 0)
-			return;
-		uint32_t slot = atomic_load(&a->slot);
-		if (slot == 0 && (slot = rt_thread_find(a->tid)) == 0)
-			slot = rt_thread_slot(a->tid, "?");
-		ring_drain(a, slot);
-	}
+	for (int i = 0, end = atomic_load(&arms_end); i < end; i++)
+		if (atomic_load(&arms[i].used) == 2)
+			drain_outside(&arms[i], "?");
 }
 
 /*
@@ -311,13 +319,15 @@ int rt_arm_thread(uint32_t tid, int own)
 		ts.it_interval.tv_nsec = (long)(period % 1000000000u);
 		ts.it_value = ts.it_interval;
 		const char *what = NULL;
-		if (timer_create(thread_clock(tid), &sev, &a->timer) != 0)
+		if (timer_create(thread_clock(tid), &sev, &a->timer) != 0) {
 			what = "cannot create a CPU-time timer";
-		else if (a->have_timer = 1, timer_settime(a->timer, 0, &ts, NULL) != 0)
-			what = "cannot arm the CPU-time timer";
+		} else {
+			a->have_timer = 1;
+			if (timer_settime(a->timer, 0, &ts, NULL) != 0)
+				what = "cannot arm the CPU-time timer";
+		}
 		if (what) {
 			int err = errno;
-			atomic_store(&a->used, 2);
 			arm_release(i, 1);
 			if (main_thread)
 				rt_warn(what, NULL, err);
@@ -423,18 +433,11 @@ static void thread_done(void *unused)
 {
 	(void)unused;
 	int i = my_arm - 1;
+	my_arm = 0;  /* from here the handler leaves the ring to this code */
 	if (i >= 0 && atomic_load(&arms[i].used) == 2 && arms[i].tid == rt_gettid()) {
-		if (arms[i].ring && arms[i].ring->data_head != arms[i].ring->data_tail &&
-		    (atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) || rt_output_create() == 0)) {
-			uint32_t slot = atomic_load(&arms[i].slot);
-			if (slot == 0)
-				slot = rt_thread_slot(arms[i].tid, NULL);
-			ring_drain(&arms[i], slot);
-		}
-		my_arm = 0;
+		drain_outside(&arms[i], NULL);
 		arm_release(i, 1);
 	}
-	my_arm = 0;
 }
 
 static void *thread_start(void *p)
