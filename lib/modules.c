@@ -8,11 +8,11 @@
  * tens of microseconds of kernel time, and a process that never takes a
  * sample, such as a shell helper, should not pay it); code mapped later
  * (dlopen, JIT) is found when the handler sees a PC outside every known
- * module, and the mapping holding it is appended.  dl_iterate_phdr(3) cannot be used in the handler, since the
- * interrupted code may hold the loader's lock, and one reader for both
- * cases records the same canonical path (the kernel's name for the file,
- * "liblzma.so.5.4.1" rather than the "liblzma.so.5" link the loader
- * opened).  The build-id comes from the ELF header in memory: the
+ * module, and the mapping holding it is appended.  dl_iterate_phdr(3)
+ * cannot be used in the handler, since the interrupted code may hold the
+ * loader's lock, and one reader for both cases records the same canonical
+ * path (the kernel's name for the file, "liblzma.so.5.4.1" rather than
+ * the "liblzma.so.5" link the loader opened).  The build-id comes from the ELF header in memory: the
  * file's offset-0 mapping, which precedes its executable one.
  *
  * Records are appended under module_lock and published by a release store
@@ -64,7 +64,8 @@ static int module_add(uint64_t start, uint64_t end, uint64_t file_offset, const 
 	uint64_t used = h->strings_used;
 
 	if (n >= h->modules_max || path_len > PCT_PATH_MAX || used + path_len + 1 > h->strings_size ||
-	    rt_reserve(rt_g.strings + used, path_len + 1) != 0 || rt_reserve(&rt_g.modules[n], sizeof rt_g.modules[n]) != 0)
+	    rt_reserve(rt_g.strings + used, path_len + 1) != 0 ||
+	    rt_reserve(&rt_g.modules[n], sizeof rt_g.modules[n]) != 0)
 		return -1;
 	memcpy(rt_g.strings + used, path, path_len);
 	rt_g.strings[used + path_len] = '\0';

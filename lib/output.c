@@ -224,19 +224,18 @@ static int reserve(int fd, uint64_t size)
 }
 
 /*
- * async-signal-safe: reserve the pages of the file mapping that hold
- * [p, p + len) and are not reserved yet (rt_reserve checks the common
- * case inline).  Returns 0, or -1 (with one warning per process) if the
- * file system has no room for them.
+ * async-signal-safe: the slow path of rt_reserve (runtime.h), which has
+ * checked that pages are reserved one by one and len > 0: reserve the
+ * pages of the file mapping that hold [p, p + len) and are not reserved
+ * yet.  Returns 0, or -1 (with one warning per process) if the file
+ * system has no room for them.
  */
 int rt_output_reserve(const void *p, size_t len)
 {
 	unsigned shift = rt_g.reserve_shift;
 	uint64_t first = (uint64_t)((const char *)p - rt_g.reserve_base) >> shift;
-	uint64_t last = (uint64_t)((const char *)p + (len ? len - 1 : 0) - rt_g.reserve_base) >> shift;
+	uint64_t last = (uint64_t)((const char *)p + len - 1 - rt_g.reserve_base) >> shift;
 
-	if (rt_g.reserve_all || rt_g.reserve_base == NULL || len == 0)
-		return 0;  /* the whole file is reserved, or this is the staging copy */
 	for (uint64_t i = first; i <= last; i++) {
 		if (rt_reserved_page(i))
 			continue;
@@ -419,8 +418,8 @@ int rt_output_create(void)
 	/* Copy only what is in use: the rest of a new file reads as zeros, and
 	 * every page written here costs a fault and a block allocation. */
 	const struct pct_header *h = out.staging;
-	if (rt_output_reserve((char *)map + h->modules_offset, (size_t)h->modules_count * h->module_size) != 0 ||
-	    rt_output_reserve((char *)map + h->strings_offset, h->strings_used) != 0) {
+	if (rt_reserve((char *)map + h->modules_offset, (size_t)h->modules_count * h->module_size) != 0 ||
+	    rt_reserve((char *)map + h->strings_offset, h->strings_used) != 0) {
 		err = ENOSPC;
 		step = "no room for the profile";
 		goto fail;
