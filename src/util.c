@@ -8,28 +8,50 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "util.h"
+
+/* "pct: PREFIX MESSAGE\n" on stderr, the message escaped: it may quote a
+ * path or a name from a hostile file. */
+static void say(const char *prefix, const char *fmt, va_list ap)
+{
+	char *msg = NULL;
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	fputs("pct: ", stderr);
+	fputs(prefix, stderr);
+	if (msg) {
+		/* a message may hold newlines of its own (usage lines) */
+		for (char *line = msg, *nl;; line = nl + 1) {
+			nl = strchr(line, '\n');
+			esc_write(line, nl ? (size_t)(nl - line) : strlen(line), stderr);
+			if (nl == NULL)
+				break;
+			fputc('\n', stderr);
+		}
+	} else {
+		fputs(fmt, stderr);
+	}
+	fputc('\n', stderr);
+	free(msg);
+}
 
 void die(const char *fmt, ...)
 {
 	va_list ap;
 	fflush(stdout);
-	fputs("pct: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(1);
 }
 
 void warnx_(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("pct: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void *xmalloc(size_t n)

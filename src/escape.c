@@ -1,0 +1,64 @@
+/*
+ * escape.c - see escape.h.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "util.h"
+
+size_t esc_printable(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	if (c >= 0x20 && c < 0x7f)
+		return 1;
+	size_t len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+	if (len == 0 || len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	uint32_t cp = len == 2 ? (c & 0x1fu) << 6 | (s[1] & 0x3fu)
+		    : len == 3 ? (c & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu)
+			       : (c & 0x07u) << 18 | (s[1] & 0x3fu) << 12 | (s[2] & 0x3fu) << 6 | (s[3] & 0x3fu);
+	/* overlong forms, surrogates, beyond U+10FFFF, and the C1 controls */
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp < 0xa0)
+		return 0;
+	return len;
+}
+
+void esc_write(const char *s, size_t n, FILE *out)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+	while (i < n) {
+		size_t start = i, k;
+		while (i < n && (k = esc_printable(p + i, n - i)) != 0)
+			i += k;
+		if (i > start)
+			fwrite(p + start, 1, i - start, out);
+		if (i < n)
+			fprintf(out, "\\x%02x", p[i++]);
+	}
+}
+
+void esc_fputs(const char *s, FILE *out)
+{
+	esc_write(s, strlen(s), out);
+}
+
+char *esc_dup(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (m == NULL)
+		die("out of memory");
+	esc_fputs(s, m);
+	if (fclose(m) != 0)
+		die("out of memory");
+	return buf;
+}
