@@ -17,8 +17,10 @@
  *
  * Records are appended under module_lock and published by a release store
  * of modules_count, so the handler (and a reader of the live file) sees
- * either the old count or a complete new record.  Lookups scan newest
- * first: a mapping that replaced an unloaded one wins.
+ * either the old count or a complete new record.  The handler looks up
+ * its private copy of each range (rt_g.led.mods), never the file, which
+ * others may rewrite (runtime.h).  Lookups scan newest first: a mapping
+ * that replaced an unloaded one wins.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -60,17 +62,18 @@ static int module_add(uint64_t start, uint64_t end, uint64_t file_offset, const 
 		      size_t path_len, int kind, const uint8_t *build_id, size_t build_id_len)
 {
 	struct pct_header *h = rt_g.hdr;
-	uint32_t n = atomic_load_explicit((_Atomic uint32_t *)&h->modules_count, memory_order_relaxed);
-	uint64_t used = h->strings_used;
+	struct rt_ledger *l = &rt_g.led;
+	uint32_t n = atomic_load_explicit(&l->modules_count, memory_order_relaxed);
+	uint64_t used = l->strings_used;
 
-	if (n >= h->modules_max || path_len > PCT_PATH_MAX || used + path_len + 1 > h->strings_size ||
+	if (n >= l->modules_max || path_len > PCT_PATH_MAX || used + path_len + 1 > l->strings_size ||
 	    rt_reserve(rt_g.strings + used, path_len + 1) != 0 ||
 	    rt_reserve(&rt_g.modules[n], sizeof rt_g.modules[n]) != 0)
 		return -1;
 	memcpy(rt_g.strings + used, path, path_len);
 	rt_g.strings[used + path_len] = '\0';
-	atomic_store_explicit((_Atomic uint64_t *)&h->strings_used, used + path_len + 1,
-			      memory_order_relaxed);
+	l->strings_used = used + path_len + 1;
+	atomic_store_explicit((_Atomic uint64_t *)&h->strings_used, l->strings_used, memory_order_relaxed);
 
 	struct pct_module *m = &rt_g.modules[n];
 	memset(m, 0, sizeof *m);
@@ -82,8 +85,17 @@ static int module_add(uint64_t start, uint64_t end, uint64_t file_offset, const 
 	m->kind = (uint8_t)kind;
 	m->build_id_len = (uint8_t)build_id_len;
 	memcpy(m->build_id, build_id, build_id_len);
-	if (kind == PCT_MOD_MAIN && h->exe_module == UINT32_MAX)
+	if (kind == PCT_MOD_MAIN && l->exe_module == UINT32_MAX) {
+		l->exe_module = n;
 		h->exe_module = n;
+	}
+	struct rt_module_range *r = &l->mods[n];
+	r->start = start;
+	r->end = end;
+	r->file_offset = file_offset;
+	r->anon = kind == PCT_MOD_ANON;
+	atomic_store_explicit(&r->unmapped, 0, memory_order_relaxed);
+	atomic_store_explicit(&l->modules_count, n + 1, memory_order_release);
 	atomic_store_explicit((_Atomic uint32_t *)&h->modules_count, n + 1, memory_order_release);
 	return (int)n;
 }
@@ -91,12 +103,11 @@ static int module_add(uint64_t start, uint64_t end, uint64_t file_offset, const 
 /* async-signal-safe: the newest module whose range holds pc, or -1. */
 int rt_module_find(uintptr_t pc)
 {
-	uint32_t n = atomic_load_explicit((_Atomic uint32_t *)&rt_g.hdr->modules_count,
-					  memory_order_acquire);
+	const struct rt_module_range *mods = rt_g.led.mods;
+	uint32_t n = atomic_load_explicit(&rt_g.led.modules_count, memory_order_acquire);
 	while (n-- > 0)
-		if (pc >= rt_g.modules[n].start && pc < rt_g.modules[n].end &&
-		    !(atomic_load_explicit((_Atomic uint8_t *)&rt_g.modules[n].flags, memory_order_relaxed) &
-		      PCT_MODF_UNMAPPED))
+		if (pc >= mods[n].start && pc < mods[n].end &&
+		    !atomic_load_explicit(&mods[n].unmapped, memory_order_relaxed))
 			return (int)n;
 	return -1;
 }
@@ -214,9 +225,9 @@ static uint8_t seen[RT_MODULES_MAX];  /* guarded by module_lock */
  * and offset. */
 static void mark_line(const struct maps_line *l)
 {
-	uint32_t n = rt_g.hdr->modules_count;
+	uint32_t n = atomic_load(&rt_g.led.modules_count);
 	for (uint32_t i = 0; i < n; i++) {
-		const struct pct_module *m = &rt_g.modules[i];
+		const struct rt_module_range *m = &rt_g.led.mods[i];
 		if (m->start == l->start && m->end == l->end && m->file_offset == l->offset)
 			seen[i] = 1;
 	}
@@ -355,10 +366,12 @@ int rt_modules_add_mapping_of(uintptr_t pc)
 	mod = rt_module_find(pc);
 	if (mod >= 0)
 		goto out;
-	uint64_t *rescans = &rt_g.hdr->rescans;
-	if (atomic_load_explicit((_Atomic uint64_t *)rescans, memory_order_relaxed) >= RT_MAX_RESCANS)
+	/* under module_lock: the only writer */
+	uint64_t rescans = atomic_load_explicit(&rt_g.led.rescans, memory_order_relaxed);
+	if (rescans >= RT_MAX_RESCANS)
 		goto out;
-	atomic_fetch_add_explicit((_Atomic uint64_t *)rescans, 1, memory_order_relaxed);
+	atomic_store_explicit(&rt_g.led.rescans, rescans + 1, memory_order_relaxed);
+	atomic_store_explicit((_Atomic uint64_t *)&rt_g.hdr->rescans, rescans + 1, memory_order_relaxed);
 	memset(&s, 0, sizeof s);
 	s.pc = pc;
 	s.added = -1;
@@ -393,11 +406,12 @@ int rt_modules_retire_unmapped(void)
 	s.mark = 1;
 	s.exe = "";
 	if (maps_scan(&s) == 0) {
-		uint32_t count = rt_g.hdr->modules_count;
+		uint32_t count = atomic_load(&rt_g.led.modules_count);
 		for (uint32_t i = 0; i < count; i++) {
-			struct pct_module *m = &rt_g.modules[i];
-			if (!seen[i] && m->kind != PCT_MOD_ANON && !(m->flags & PCT_MODF_UNMAPPED)) {
-				atomic_fetch_or_explicit((_Atomic uint8_t *)&m->flags, PCT_MODF_UNMAPPED,
+			struct rt_module_range *m = &rt_g.led.mods[i];
+			if (!seen[i] && !m->anon && !atomic_load(&m->unmapped)) {
+				atomic_store(&m->unmapped, 1);
+				atomic_fetch_or_explicit((_Atomic uint8_t *)&rt_g.modules[i].flags, PCT_MODF_UNMAPPED,
 							 memory_order_relaxed);
 				n++;
 			}
@@ -419,7 +433,7 @@ __attribute__((visibility("default"))) int dlclose(void *handle)
 	if (real == NULL)
 		return -1;
 	int rc = real(handle);
-	if (rc == 0 && atomic_load(&rt_g.state) == RT_ON && rt_g.hdr && rt_g.hdr->pid == (uint32_t)getpid())
+	if (rc == 0 && atomic_load(&rt_g.state) == RT_ON && rt_g.hdr && rt_g.led.pid == (uint32_t)getpid())
 		rt_modules_retire_unmapped();
 	return rc;
 }

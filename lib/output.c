@@ -116,11 +116,31 @@ static void header_init(struct pct_header *h, unsigned slots_log2)
 	}
 }
 
+/* The private copy of what the runtime relies on (runtime.h), from the
+ * header it is about to write. */
+static void ledger_init(const struct pct_header *h)
+{
+	struct rt_ledger *l = &rt_g.led;
+	memset(l, 0, sizeof *l);
+	l->pid = h->pid;
+	l->file_size = h->file_size;
+	l->modules_offset = h->modules_offset;
+	l->strings_offset = h->strings_offset;
+	l->threads_offset = h->threads_offset;
+	l->table_offset = h->table_offset;
+	l->stacks_offset = h->stacks_offset;
+	l->modules_max = h->modules_max;
+	l->exe_module = h->exe_module;
+	l->strings_size = h->strings_size;
+	l->threads_max = h->threads_max;
+	l->stacks_size = h->stacks_size;
+}
+
 /* Store the argv of this process in the string pool, NUL separated. */
 static void store_cmdline(void)
 {
 	struct pct_header *h = rt_g.hdr;
-	char *dst = rt_g.strings + h->strings_used;
+	char *dst = rt_g.strings + rt_g.led.strings_used;
 	size_t n = 0;
 
 	if (rt_g.argv) {
@@ -141,18 +161,18 @@ static void store_cmdline(void)
 		while (n > 0 && dst[n - 1] != '\0')  /* cut a partial argument */
 			n--;
 	}
-	h->cmdline_offset = h->strings_used;
+	h->cmdline_offset = rt_g.led.strings_used;
 	h->cmdline_len = (uint32_t)n;
-	h->strings_used += n;
+	rt_g.led.strings_used += n;
+	h->strings_used = rt_g.led.strings_used;
 }
 
 static void point_into(void *base)
 {
-	struct pct_header *h = base;
-	rt_g.hdr = h;
-	rt_g.modules = (struct pct_module *)((char *)base + h->modules_offset);
-	rt_g.strings = (char *)base + h->strings_offset;
-	rt_g.threads = (struct pct_thread *)((char *)base + h->threads_offset);
+	rt_g.hdr = base;
+	rt_g.modules = (struct pct_module *)((char *)base + rt_g.led.modules_offset);
+	rt_g.strings = (char *)base + rt_g.led.strings_offset;
+	rt_g.threads = (struct pct_thread *)((char *)base + rt_g.led.threads_offset);
 }
 
 /*
@@ -184,6 +204,7 @@ int rt_output_prepare(const char *name, unsigned slots_log2, int derived)
 		return -1;
 	}
 	memcpy(out.staging, &h, sizeof h);
+	ledger_init(&h);
 	atomic_store(&rt_g.table_ready, 0);
 	out.failed = 0;
 	rt_g.table = NULL;
@@ -354,7 +375,7 @@ static int link_unnamed(int fd, const char *path)
  */
 int rt_output_create(void)
 {
-	uint64_t size = rt_g.hdr->file_size;
+	uint64_t size = rt_g.led.file_size;
 	void *map = MAP_FAILED;
 	int fd = -1, err = 0;
 	const char *step = "cannot create the profile";
@@ -371,17 +392,20 @@ int rt_output_create(void)
 		;
 	/* An unnamed file (O_TMPFILE) until it is complete, so that even a
 	 * SIGKILL while creating it leaves nothing behind; a named temporary
-	 * where the file system lacks O_TMPFILE. */
+	 * where the file system lacks O_TMPFILE.  Nobody else may write it
+	 * whatever the umask, and with call stacks (copies of raw stack
+	 * memory, which may hold secrets) nobody else may read it. */
 	int named = 0;
-	fd = open(out.dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
+	mode_t mode = rt_g.stack_bytes ? 0600 : 0644;
+	fd = open(out.dir, O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
 	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
 		named = 1;
-		fd = open(out.tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		fd = open(out.tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	}
 	if (fd < 0 && named && errno == EEXIST) {
 		/* left by a process of ours that died mid-create; ours by pid */
 		unlink(out.tmp);
-		fd = open(out.tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		fd = open(out.tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	}
 	if (fd < 0) {
 		err = errno;
@@ -417,18 +441,18 @@ int rt_output_create(void)
 	}
 	/* Copy only what is in use: the rest of a new file reads as zeros, and
 	 * every page written here costs a fault and a block allocation. */
-	const struct pct_header *h = out.staging;
-	if (rt_reserve((char *)map + h->modules_offset, (size_t)h->modules_count * h->module_size) != 0 ||
-	    rt_reserve((char *)map + h->strings_offset, h->strings_used) != 0) {
+	const struct rt_ledger *l = &rt_g.led;
+	size_t modules_len = (size_t)atomic_load(&rt_g.led.modules_count) * sizeof(struct pct_module);
+	if (rt_reserve((char *)map + l->modules_offset, modules_len) != 0 ||
+	    rt_reserve((char *)map + l->strings_offset, l->strings_used) != 0) {
 		err = ENOSPC;
 		step = "no room for the profile";
 		goto fail;
 	}
-	memcpy(map, h, sizeof *h);
-	memcpy((char *)map + h->modules_offset, (const char *)out.staging + h->modules_offset,
-	       (size_t)h->modules_count * h->module_size);
-	memcpy((char *)map + h->strings_offset, (const char *)out.staging + h->strings_offset,
-	       h->strings_used);
+	memcpy(map, out.staging, sizeof(struct pct_header));
+	memcpy((char *)map + l->modules_offset, (const char *)out.staging + l->modules_offset, modules_len);
+	memcpy((char *)map + l->strings_offset, (const char *)out.staging + l->strings_offset,
+	       l->strings_used);
 
 	err = EEXIST;
 	for (unsigned k = out.first_k; k < 1000 && err == EEXIST; k++) {
@@ -448,8 +472,8 @@ int rt_output_create(void)
 		close(fd);
 	fd = -1;
 	point_into(map);
-	rt_g.table = (struct pct_entry *)((char *)map + rt_g.hdr->table_offset);
-	rt_g.stacks = rt_g.hdr->stacks_offset ? (char *)map + rt_g.hdr->stacks_offset : NULL;
+	rt_g.table = (struct pct_entry *)((char *)map + l->table_offset);
+	rt_g.stacks = l->stacks_offset ? (char *)map + l->stacks_offset : NULL;
 	atomic_store_explicit(&rt_g.table_ready, 1, memory_order_release);
 	atomic_flag_clear_explicit(&rt_g.module_lock, memory_order_release);
 	atomic_flag_clear_explicit(&out.lock, memory_order_release);
@@ -479,7 +503,7 @@ fail:
 void rt_output_abandon(void)
 {
 	if (atomic_load_explicit(&rt_g.table_ready, memory_order_acquire))
-		munmap(rt_g.hdr, rt_g.hdr->file_size);
+		munmap(rt_g.hdr, rt_g.led.file_size);
 	reserve_forget();
 	if (out.staging)
 		munmap(out.staging, out.staging_size);
@@ -506,16 +530,18 @@ void rt_output_abandon(void)
 static void trim_stacks(struct pct_header *h)
 {
 	struct stat st;
-	if (out.fd < 0 || h->stacks_offset == 0)
+	struct rt_ledger *l = &rt_g.led;
+	if (out.fd < 0 || l->stacks_offset == 0)
 		return;
 	if (fstat(out.fd, &st) == 0 && st.st_ino == out.st.st_ino && st.st_dev == out.st.st_dev) {
-		uint64_t used = atomic_fetch_add((_Atomic uint64_t *)&h->stacks_used, h->stacks_size + 1);
-		if (used > h->stacks_size)
-			used = h->stacks_size;
+		uint64_t used = atomic_fetch_add(&l->stacks_used, l->stacks_size + 1);
+		if (used > l->stacks_size)
+			used = l->stacks_size;
+		h->stacks_used = used;
 		uint64_t keep = (used + 4095) & ~(uint64_t)4095;
-		if (keep < h->stacks_size && ftruncate(out.fd, (off_t)(h->stacks_offset + keep)) == 0) {
+		if (keep < l->stacks_size && ftruncate(out.fd, (off_t)(l->stacks_offset + keep)) == 0) {
 			h->stacks_size = keep;
-			h->file_size = h->stacks_offset + keep;
+			h->file_size = l->stacks_offset + keep;
 		}
 		close(out.fd);
 	}
@@ -528,9 +554,13 @@ void rt_output_finish(void)
 {
 	struct pct_header *h = rt_g.hdr;
 
-	if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) || h->pid != (uint32_t)getpid())
+	if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) || rt_g.led.pid != (uint32_t)getpid())
 		return;
 	h->end_time_ns = realtime_ns();
+	if (rt_g.led.stacks_offset) {
+		uint64_t used = atomic_load(&rt_g.led.stacks_used);
+		h->stacks_used = used < rt_g.led.stacks_size ? used : rt_g.led.stacks_size;
+	}
 	trim_stacks(h);
 	atomic_store_explicit((_Atomic uint32_t *)&h->state, PCT_STATE_COMPLETE, memory_order_release);
 }

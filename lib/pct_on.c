@@ -224,7 +224,7 @@ PUBLIC void pct_off(void)
 		return;
 	/* A child made by a raw clone(2) or vfork(2) still shares the
 	 * parent's file; it must not finish the parent's header. */
-	if (rt_g.hdr == NULL || rt_g.hdr->pid != (uint32_t)getpid()) {
+	if (rt_g.hdr == NULL || rt_g.led.pid != (uint32_t)getpid()) {
 		atomic_store(&rt_g.sampling, 0);
 		return;
 	}

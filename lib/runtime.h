@@ -50,6 +50,48 @@ struct rt_method {
 					  CPU-time timer's signal drains; 0: a signal per sample */
 };
 
+/*
+ * What the runtime knows of its file, kept in private memory.  The file
+ * is a MAP_SHARED mapping that anyone able to write the file can change
+ * under the running program, so the runtime treats it as output only:
+ * every bound, count, offset and identity it relies on is kept here,
+ * written to the file as it changes and never read back from it.  Only
+ * the keys of the count table and the tids of the thread table are read
+ * from the file (they are the data itself); indices into either come from
+ * the masks here and every probe loop is bounded, so a hostile key can
+ * misplace a count but never make the runtime touch memory outside the
+ * mapping or loop without end.
+ */
+struct rt_module_range {
+	uint64_t start, end, file_offset;  /* as in struct pct_module */
+	_Atomic uint8_t unmapped;          /* PCT_MODF_UNMAPPED */
+	uint8_t anon;                      /* PCT_MOD_ANON */
+};
+
+struct rt_ledger {
+	uint32_t pid;                  /* the process that writes the file */
+	uint64_t file_size;
+	uint64_t modules_offset, strings_offset, threads_offset, table_offset, stacks_offset;
+	uint32_t modules_max;
+	_Atomic uint32_t modules_count;  /* appended under module_lock */
+	uint32_t exe_module;
+	uint64_t strings_size;
+	uint64_t strings_used;         /* under module_lock */
+	uint32_t threads_max;          /* a power of two */
+	uint64_t stacks_size;
+	uint64_t cpu_start_ns;
+	/* the counters every handler adds to, on a cache line apart from
+	 * the fields above, which the handler only reads */
+	_Alignas(64) _Atomic uint64_t samples;
+	_Atomic uint64_t dropped;
+	_Atomic uint64_t slots_used;
+	_Atomic uint64_t stacks_used;  /* may pass stacks_size: see pct_format.h */
+	_Atomic uint64_t stacks_dropped;
+	_Atomic uint64_t rescans;
+	_Atomic uint32_t threads_count;
+	_Alignas(64) struct rt_module_range mods[RT_MODULES_MAX];
+};
+
 struct rt {
 	_Atomic int state;             /* enum rt_state */
 	_Atomic int sampling;          /* the handler records only while set */
@@ -82,6 +124,7 @@ struct rt {
 	char *reserve_base;            /* the file mapping it describes; NULL before it exists */
 	unsigned reserve_shift;        /* log2 of the page size */
 	int reserve_all;               /* the whole file was reserved when it was created */
+	struct rt_ledger led;          /* the file's bounds and counters, private */
 
 	/* The names last, so that the fields above share a page */
 	char pattern[PCT_PATH_MAX + 1]; /* $PCT, expanded again in a forked child */

@@ -36,12 +36,21 @@
 #define A64(p) ((_Atomic uint64_t *)(p))
 #define A32(p) ((_Atomic uint32_t *)(p))
 
+/* async-signal-safe: add n to a private counter and show its new value
+ * in the file, which is never read back (runtime.h). */
+static inline void store_count(uint64_t *in_file, _Atomic uint64_t *mine, uint64_t n)
+{
+	uint64_t v = atomic_fetch_add_explicit(mine, n, memory_order_relaxed) + n;
+	atomic_store_explicit(A64(in_file), v, memory_order_relaxed);
+}
+
 /* The calling thread's tid and thread slot + 1, cached for the handler.
  * initial-exec TLS is a plain %fs-relative load: no call, no allocation. */
 static __thread struct {
 	uint32_t tid;
 	uint32_t slot;
 	uintptr_t stack_hi;            /* one past the top of this thread's stack, or 0 */
+	uint32_t signals;              /* handled in this thread, to refresh its name now and then */
 } self __attribute__((tls_model("initial-exec")));
 
 /* glibc's (ld.so): the stack pointer at process entry, above main's frame. */
@@ -79,7 +88,7 @@ static size_t copy_readable(void *dst, uintptr_t addr, size_t len)
 		remote[n].iov_len = (next < end ? next : end) - a;
 		a += remote[n].iov_len;
 	}
-	ssize_t got = syscall(SYS_process_vm_readv, (pid_t)rt_g.hdr->pid, &local, 1UL, remote, (unsigned long)n, 0UL);
+	ssize_t got = syscall(SYS_process_vm_readv, (pid_t)rt_g.led.pid, &local, 1UL, remote, (unsigned long)n, 0UL);
 	return got > 0 ? (size_t)got : 0;
 }
 
@@ -93,15 +102,16 @@ static size_t copy_readable(void *dst, uintptr_t addr, size_t len)
 void rt_stack_record(const uint64_t *regs, uint32_t thread, uint64_t n, uintptr_t stack_hi)
 {
 	struct pct_header *h = rt_g.hdr;
+	struct rt_ledger *l = &rt_g.led;
 	uintptr_t sp = (uintptr_t)regs[ARCH_SP_INDEX];
 	size_t want = rt_g.stack_bytes;
 	if (stack_hi > sp && stack_hi - sp < want)
 		want = stack_hi - sp;
 	uint64_t head = sizeof(struct pct_stack) + 8 * ARCH_STACK_REGS;
 	uint64_t size = head + ((want + 7) & ~(size_t)7);
-	uint64_t off = atomic_fetch_add_explicit(A64(&h->stacks_used), size, memory_order_relaxed);
-	if (off + size > h->stacks_size || off + size < off) {
-		atomic_fetch_add_explicit(A64(&h->stacks_dropped), n, memory_order_relaxed);
+	uint64_t off = atomic_fetch_add_explicit(&l->stacks_used, size, memory_order_relaxed);
+	if (off + size > l->stacks_size || off + size < off) {
+		store_count(&h->stacks_dropped, &l->stacks_dropped, n);
 		return;
 	}
 	char *rec = rt_g.stacks + off;
@@ -109,11 +119,12 @@ void rt_stack_record(const uint64_t *regs, uint32_t thread, uint64_t n, uintptr_
 	 * costs one madvise per 64 KiB.  If there is no room, close the region:
 	 * readers stop at this unwritten record anyway. */
 	uint64_t ahead = ((off + size + 65535) & ~(uint64_t)65535) - off;
-	if (rt_reserve(rec, ahead < h->stacks_size - off ? ahead : h->stacks_size - off) != 0) {
-		atomic_fetch_add_explicit(A64(&h->stacks_used), h->stacks_size + 1, memory_order_relaxed);
-		atomic_fetch_add_explicit(A64(&h->stacks_dropped), n, memory_order_relaxed);
+	if (rt_reserve(rec, ahead < l->stacks_size - off ? ahead : l->stacks_size - off) != 0) {
+		atomic_fetch_add_explicit(&l->stacks_used, l->stacks_size + 1, memory_order_relaxed);
+		store_count(&h->stacks_dropped, &l->stacks_dropped, n);
 		return;
 	}
+	atomic_store_explicit(A64(&h->stacks_used), off + size, memory_order_relaxed);
 	struct pct_stack *r = (struct pct_stack *)rec;
 	atomic_store_explicit(A32(&r->size), (uint32_t)size, memory_order_release);
 	r->weight = n;
@@ -138,8 +149,8 @@ static uint64_t cpu_now_ns(void)
  */
 uint32_t rt_thread_slot(uint32_t tid, const char *name)
 {
-	struct pct_header *h = rt_g.hdr;
-	uint32_t mask = h->threads_max - 1;
+	struct rt_ledger *l = &rt_g.led;
+	uint32_t mask = l->threads_max - 1;
 	uint32_t i = (uint32_t)(tid * 2654435761u) & mask;
 
 	for (int probe = 0; probe < RT_MAX_PROBES; probe++, i = (i + 1) & mask) {
@@ -148,8 +159,8 @@ uint32_t rt_thread_slot(uint32_t tid, const char *name)
 			return 0;
 		uint32_t cur = atomic_load_explicit(A32(&t->tid), memory_order_acquire);
 		if (cur == 0) {
-			if (atomic_load_explicit(A32(&h->threads_count), memory_order_relaxed) >=
-			    h->threads_max - h->threads_max / 8)
+			if (atomic_load_explicit(&l->threads_count, memory_order_relaxed) >=
+			    l->threads_max - l->threads_max / 8)
 				return 0;
 			if (atomic_compare_exchange_strong_explicit(A32(&t->tid), &cur, tid, memory_order_acq_rel,
 								    memory_order_acquire)) {
@@ -159,7 +170,8 @@ uint32_t rt_thread_slot(uint32_t tid, const char *name)
 				else
 					prctl(PR_GET_NAME, buf);
 				memcpy(t->name, buf, sizeof t->name);
-				atomic_fetch_add_explicit(A32(&h->threads_count), 1, memory_order_relaxed);
+				uint32_t count = atomic_fetch_add_explicit(&l->threads_count, 1, memory_order_relaxed);
+				atomic_store_explicit(A32(&rt_g.hdr->threads_count), count + 1, memory_order_relaxed);
 				return i + 1;
 			}
 		}
@@ -172,7 +184,7 @@ uint32_t rt_thread_slot(uint32_t tid, const char *name)
 /* async-signal-safe: the thread slot + 1 of tid, or 0 if it has none. */
 uint32_t rt_thread_find(uint32_t tid)
 {
-	uint32_t mask = rt_g.hdr->threads_max - 1;
+	uint32_t mask = rt_g.led.threads_max - 1;
 	uint32_t i = (uint32_t)(tid * 2654435761u) & mask;
 	for (int probe = 0; probe < RT_MAX_PROBES; probe++, i = (i + 1) & mask) {
 		if (rt_reserve(&rt_g.threads[i], sizeof rt_g.threads[i]) != 0)
@@ -190,6 +202,7 @@ uint32_t rt_thread_find(uint32_t tid)
 static void table_count(uint64_t key, uint64_t ctx, uint64_t n)
 {
 	struct pct_header *h = rt_g.hdr;
+	struct rt_ledger *l = &rt_g.led;
 	/* Fibonacci hashing: the top bits of a mix of both words. */
 	uint64_t i = ((key ^ (ctx * UINT64_C(0xff51afd7ed558ccd))) * UINT64_C(0x9e3779b97f4a7c15)) >>
 		     rt_g.slots_shift;
@@ -200,15 +213,15 @@ static void table_count(uint64_t key, uint64_t ctx, uint64_t n)
 			break;
 		uint64_t k = atomic_load_explicit(A64(&e->key), memory_order_acquire);
 		if (k == 0) {
-			if (atomic_load_explicit(A64(&h->slots_used), memory_order_relaxed) >= rt_g.slots_limit)
+			if (atomic_load_explicit(&l->slots_used, memory_order_relaxed) >= rt_g.slots_limit)
 				break;
 			if (atomic_compare_exchange_strong_explicit(A64(&e->key), &k, PCT_KEY_BUSY,
 								    memory_order_acquire, memory_order_acquire)) {
 				atomic_store_explicit(A64(&e->ctx), ctx, memory_order_relaxed);
 				atomic_fetch_add_explicit(A64(&e->count), n, memory_order_relaxed);
 				atomic_store_explicit(A64(&e->key), key, memory_order_release);
-				atomic_fetch_add_explicit(A64(&h->slots_used), 1, memory_order_relaxed);
-				atomic_fetch_add_explicit(A64(&h->samples), n, memory_order_relaxed);
+				store_count(&h->slots_used, &l->slots_used, 1);
+				store_count(&h->samples, &l->samples, n);
 				return;
 			}
 		}
@@ -216,18 +229,18 @@ static void table_count(uint64_t key, uint64_t ctx, uint64_t n)
 		 * the same (key, ctx) gets a second slot, which readers add. */
 		if (k == key && atomic_load_explicit(A64(&e->ctx), memory_order_relaxed) == ctx) {
 			atomic_fetch_add_explicit(A64(&e->count), n, memory_order_relaxed);
-			atomic_fetch_add_explicit(A64(&h->samples), n, memory_order_relaxed);
+			store_count(&h->samples, &l->samples, n);
 			return;
 		}
 	}
-	atomic_fetch_add_explicit(A64(&h->dropped), n, memory_order_relaxed);
+	store_count(&h->dropped, &l->dropped, n);
 }
 
 /* async-signal-safe: n samples were lost before pct could count them
  * (a full perf ring buffer). */
 void rt_sample_lost(uint64_t n)
 {
-	atomic_fetch_add_explicit(A64(&rt_g.hdr->dropped), n, memory_order_relaxed);
+	store_count(&rt_g.hdr->dropped, &rt_g.led.dropped, n);
 }
 
 /* async-signal-safe: charge n samples at pc to thread slot + 1 thread
@@ -247,7 +260,7 @@ void rt_sample_at(uintptr_t pc, uint32_t thread, uint64_t n)
 	if (m < 0)
 		m = rt_modules_add_mapping_of(pc);
 	if (m >= 0) {
-		const struct pct_module *mod = &rt_g.modules[m];
+		const struct rt_module_range *mod = &rt_g.led.mods[m];
 		key = pct_key((uint32_t)m + 1, pc - mod->start + mod->file_offset);
 	} else {
 		key = pct_key(PCT_KEY_UNKNOWN_MODULE, pc);
@@ -285,7 +298,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		self.tid = rt_gettid();
 	if (self.slot == 0)
 		self.slot = rt_thread_slot(self.tid, NULL);
-	else if ((rt_g.threads[self.slot - 1].samples & 255) == 255) {
+	else if ((++self.signals & 255) == 0) {
 		/* pick up a name set after the thread's first sample */
 		char buf[16] = { 0 };
 		prctl(PR_GET_NAME, buf);
@@ -416,8 +429,9 @@ static void header_method(void)
 	 * measured at the end */
 	if (rt_g.method.mechanism == PCT_MECH_PERF)
 		h->period_ns = rt_g.method.period;
-	h->cpu_start_ns = cpu_now_ns();
-	h->cpu_last_ns = h->cpu_start_ns;
+	rt_g.led.cpu_start_ns = cpu_now_ns();
+	h->cpu_start_ns = rt_g.led.cpu_start_ns;
+	h->cpu_last_ns = rt_g.led.cpu_start_ns;
 }
 
 /*
@@ -483,14 +497,22 @@ void rt_sampling_stop(void)
 	rt_sampling_disarm();
 	rt_arms_drain_all();
 	struct pct_header *h = rt_g.hdr;
-	uint64_t n = atomic_load_explicit(A64(&h->samples), memory_order_relaxed) +
-		     atomic_load_explicit(A64(&h->dropped), memory_order_relaxed);
+	struct rt_ledger *l = &rt_g.led;
+	const struct rt_method *m = &rt_g.method;
+	uint64_t samples = atomic_load(&l->samples), dropped = atomic_load(&l->dropped);
 	uint64_t now = cpu_now_ns();
+	/* the final counts, in case a store of two racing handlers landed
+	 * out of order */
+	atomic_store_explicit(A64(&h->samples), samples, memory_order_relaxed);
+	atomic_store_explicit(A64(&h->dropped), dropped, memory_order_relaxed);
+	atomic_store_explicit(A64(&h->slots_used), atomic_load(&l->slots_used), memory_order_relaxed);
+	atomic_store_explicit(A32(&h->threads_count), atomic_load(&l->threads_count), memory_order_relaxed);
+	atomic_store_explicit(A64(&h->stacks_dropped), atomic_load(&l->stacks_dropped), memory_order_relaxed);
 	atomic_store_explicit(A64(&h->cpu_last_ns), now, memory_order_relaxed);
-	if (n > 0 && h->mechanism == PCT_MECH_CPU_TIMER && h->event != PCT_EVENT_WALL)
-		h->period_ns = (now - h->cpu_start_ns) / n;
-	else if (h->event == PCT_EVENT_WALL || h->mechanism == PCT_MECH_PERF)
-		h->period_ns = rt_g.method.period;
+	if (samples + dropped > 0 && m->mechanism == PCT_MECH_CPU_TIMER && m->event != PCT_EVENT_WALL)
+		h->period_ns = (now - l->cpu_start_ns) / (samples + dropped);
+	else if (m->event == PCT_EVENT_WALL || m->mechanism == PCT_MECH_PERF)
+		h->period_ns = m->period;
 }
 
 /* In a forked child (one thread, the caller): forget the parent's thread

@@ -484,7 +484,7 @@ PUBLIC int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(
 	create_fn *real = real_create();
 	if (real == NULL)
 		return EAGAIN;
-	if (atomic_load(&rt_g.state) != RT_ON || rt_g.hdr->pid != (uint32_t)getpid())
+	if (atomic_load(&rt_g.state) != RT_ON || rt_g.led.pid != (uint32_t)getpid())
 		return real(thread, attr, fn, arg);
 	struct start *st = malloc(sizeof *st);
 	if (st == NULL)
