@@ -3,7 +3,14 @@
 . "$(dirname "$0")/lib.sh"
 PCT=killed.pct LD_PRELOAD=$LIBPCT "$PROGS/selftime" 30 >/dev/null &
 pid=$!
-sleep 2
+# kill it after 2 s of CPU time, not of wall time: on a loaded machine
+# 2 s of wall time may hold far less CPU (bounded at 60 s of waiting)
+tck=$(getconf CLK_TCK)
+for _ in $(seq 600); do
+	cpu=$(awk -v t="$tck" '{ print int(($14 + $15) * 100 / t) }' /proc/$pid/stat 2>/dev/null) || break
+	[ "${cpu:-0}" -ge 200 ] && break
+	sleep 0.1
+done
 kill -KILL $pid
 wait $pid 2>/dev/null
 "$PCTBIN" report --format=tsv killed.pct >r.tsv || fail "report of a killed run failed"
