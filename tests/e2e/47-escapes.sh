@@ -35,16 +35,6 @@ srcname=$'esc\e[2J\e]0;title\a\x9b\xff\\src.c'
 for i in $(seq 40); do printf '\tline %d\e[2J\e]0;src\a\x9b\n' "$i"; done >"$srcname"
 "$PCTBIN" record -g -o e.pct "$prog" 0.3 $'arg\e[2J\e]0;t\a\x9b\xff\\' >/dev/null 2>&1 || fail "record"
 
-# what the escaped names look like: once, a backslash as it is
-fn='hot\x1b[2J\x1b]0;title\x07\x9b\xfffn'
-"$PCTBIN" report --format=tsv e.pct >r.tsv
-grep -qF "$fn" r.tsv || fail "the function is not shown escaped: $(cat -v r.tsv)"
-"$PCTBIN" report --by=file e.pct >f.txt
-grep -qF 'esc\x1b[2J\x1b]0;title\x07\x9b\xff\src.c' f.txt || fail "the file is not shown escaped: $(cat -v f.txt)"
-"$PCTBIN" report --by=process e.pct >p.txt
-grep -qF 'arg\x1b[2J\x1b]0;t\x07\x9b\xff\' p.txt || fail "the command line is not shown escaped: $(cat -v p.txt)"
-grep -qF 'dir\x1b[2J\x1b]0;t\x07\x9b\xff\/esc\x1b]0;x\x07\x9bprog' r.tsv || fail "the module is not shown escaped"
-
 for by in function module address line file thread process; do
 	check "report --by=$by" "$PCTBIN" report --by=$by e.pct
 	check "report --by=$by --format=tsv" "$PCTBIN" report --by=$by --format=tsv e.pct
@@ -81,6 +71,16 @@ check flame "$PCTBIN" flame e.pct
 check "export folded" "$PCTBIN" export --format=folded e.pct
 check "export callgrind" "$PCTBIN" export --format=callgrind e.pct
 
+[ $bad = 0 ] || fail "raw escapes reached the output"
+# what the escaped names look like: once, a backslash as it is
+fn='hot\x1b[2J\x1b]0;title\x07\x9b\xfffn'
+"$PCTBIN" report --format=tsv e.pct >r.tsv
+grep -qF "$fn" r.tsv || fail "the function is not shown escaped: $(cat -v r.tsv)"
+"$PCTBIN" report --by=file e.pct >f.txt
+grep -qF 'esc\x1b[2J\x1b]0;title\x07\x9b\xff\src.c' f.txt || fail "the file is not shown escaped: $(cat -v f.txt)"
+"$PCTBIN" report --by=process e.pct >p.txt
+grep -qF 'arg\x1b[2J\x1b]0;t\x07\x9b\xff\' p.txt || fail "the command line is not shown escaped: $(cat -v p.txt)"
+grep -qF 'dir\x1b[2J\x1b]0;t\x07\x9b\xff\/esc\x1b]0;x\x07\x9bprog' r.tsv || fail "the module is not shown escaped"
 # the flame graph is XML, with escapes in the names and the title
 "$PCTBIN" flame -o e.svg e.pct || fail "flame"
 xmllint --noout e.svg || fail "the flame graph is not valid XML"
