@@ -93,7 +93,9 @@ int export_gmon(const struct pset *s, FILE *out, char *err, size_t errlen)
 		cut += k;
 	memcpy(dimen, shown, cut);
 	free(shown);
-	char abbrev = p0->hdr.dimension_abbrev > ' ' && p0->hdr.dimension_abbrev < 0x7f ? p0->hdr.dimension_abbrev : '?';
+	char abbrev = p0->hdr.dimension_abbrev;
+	if (abbrev <= ' ' || abbrev >= 0x7f)
+		abbrev = '?';
 	unsigned char tag = GMON_TAG_TIME_HIST;
 
 	fwrite(GMON_MAGIC, 1, 4, out);
