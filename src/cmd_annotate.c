@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "escape.h"
 #include "listing.h"
 #include "pset.h"
 #include "source.h"
@@ -22,7 +23,8 @@
 #include "util.h"
 
 static const char usage[] =
-	"usage: pct annotate [-n N] [-S DIR] [SYMBOL | MODULE+0xSTART-0xEND] FILE...\n"
+	"usage: pct annotate [-n N] [-S DIR] [--source-root=DIR]\n"
+	"                    [SYMBOL | MODULE+0xSTART-0xEND] FILE...\n"
 	"\n"
 	"Print the annotated disassembly of the N hottest functions (default 3) of\n"
 	"the pct profiles FILE..., or of the function SYMBOL (its name, demangled\n"
@@ -35,6 +37,8 @@ static const char usage[] =
 	"\n"
 	"  -n, --functions=N    annotate the N hottest functions\n"
 	"  -S, --source-dir=DIR look for source files under DIR too\n"
+	"  --source-root=DIR    read source files only under DIR (symlinks and ..\n"
+	"                       resolved; repeatable); others are not shown\n"
 	"\n"
 	"See pct-annotate(1).\n";
 
@@ -137,9 +141,13 @@ static void annotate(const struct pset *s, const struct pset_addr *v, size_t n, 
 		if (at.used[i] && at.vals[i] > hottest)
 			hottest = at.vals[i];
 
-	printf("# %s in %s (%s), 0x%llx-0x%llx: %llu samples, %.2f%% of all\n", t->name, path_base(g->path),
-	       g->path, (unsigned long long)t->start, (unsigned long long)end, (unsigned long long)fn_samples,
+	/* names, paths and source text print escaped (escape.h) */
+	char *name = esc_dup(t->name), *path = esc_dup(g->path);
+	printf("# %s in %s (%s), 0x%llx-0x%llx: %llu samples, %.2f%% of all\n", name, path_base(path), path,
+	       (unsigned long long)t->start, (unsigned long long)end, (unsigned long long)fn_samples,
 	       total ? 100.0 * (double)fn_samples / (double)total : 0.0);
+	free(name);
+	free(path);
 
 	const uint8_t *code;
 	size_t len = symtab_code(st, t->start, end - t->start, &code);
@@ -167,7 +175,14 @@ static void annotate(const struct pset *s, const struct pset_addr *v, size_t n, 
 		if (symtab_srcline(st, insn[i].address, &sl) == 0 && (sl.file != last_file || sl.line != last_line)) {
 			const struct srcfile *sf = source_get(sl.file);
 			const char *text = source_line(sf, sl.line);
-			printf("%36s%s:%d%s%s\n", "", path_base(sl.file), sl.line, text ? "  " : "", text ? text : "");
+			printf("%36s", "");
+			esc_fputs(path_base(sl.file), stdout);
+			printf(":%d", sl.line);
+			if (text || sf->outside) {
+				fputs("  ", stdout);
+				esc_fputs_tabs(text ? text : "(source not shown: outside --source-root)", stdout);
+			}
+			putchar('\n');
 			last_file = sl.file;
 			last_line = sl.line;
 		}

@@ -11,6 +11,7 @@
 #include "aggregate.h"
 #include "commands.h"
 #include "diff.h"
+#include "escape.h"
 #include "stages.h"
 #include "stats.h"
 #include "symtab.h"
@@ -126,8 +127,10 @@ static void print_text(const struct diff_row *r, size_t n, size_t shown, char **
 		printf("%s %8llu %8llu %6.2f%% %6.2f%% %+8.2f [%+6.2f, %+6.2f] %9.2g %9.2g", r[i].significant ? "*" : " ",
 		       (unsigned long long)r[i].base, (unsigned long long)r[i].new, r[i].base_pct, r[i].new_pct,
 		       r[i].delta, r[i].lo, r[i].hi, r[i].p, r[i].q);
-		for (size_t k = 0; k < nkeys; k++)
-			printf("  %s", r[i].key[k]);
+		for (size_t k = 0; k < nkeys; k++) {
+			fputs("  ", stdout);
+			esc_fputs(r[i].key[k], stdout);
+		}
 		printf("\n");
 	}
 	if (shown < n)
@@ -141,8 +144,10 @@ static void print_tsv(const struct diff_row *r, size_t shown, char **keys, size_
 	printf("base_samples\tnew_samples\tbase_percent\tnew_percent\tdelta\tdelta_low\tdelta_high\tp_value\tq_value\t"
 	       "significant\n");
 	for (size_t i = 0; i < shown; i++) {
-		for (size_t k = 0; k < nkeys; k++)
-			printf("%s\t", r[i].key[k]);
+		for (size_t k = 0; k < nkeys; k++) {
+			esc_fputs(r[i].key[k], stdout);
+			putchar('\t');
+		}
 		printf("%llu\t%llu\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.6g\t%.6g\t%d\n", (unsigned long long)r[i].base,
 		       (unsigned long long)r[i].new, r[i].base_pct, r[i].new_pct, r[i].delta, r[i].lo, r[i].hi, r[i].p,
 		       r[i].q, r[i].significant);

@@ -20,6 +20,7 @@
 
 #include "callstack.h"
 #include "commands.h"
+#include "escape.h"
 #include "stages.h"
 #include "symtab.h"
 #include "util.h"
@@ -82,19 +83,6 @@ static void tree_add(struct tree *t, const char *folded, uint64_t samples)
 	free(line);
 }
 
-static void xml_text(FILE *out, const char *s, size_t max)
-{
-	for (size_t i = 0; s[i] && i < max; i++) {
-		switch (s[i]) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		default: fputc(s[i], out);
-		}
-	}
-}
-
 /* flamegraph.pl's "hot" palette, hashed from the name so that a function
  * keeps its colour between graphs. */
 static void colour(const char *name, int *r, int *g, int *b)
@@ -127,17 +115,18 @@ static void draw(struct draw *d, size_t at, uint64_t x, size_t level)
 		colour(n->name, &r, &g, &b);
 		fprintf(d->out, "<g class=\"f\" data-x=\"%llu\" data-w=\"%llu\" data-l=\"%zu\"><title>",
 			(unsigned long long)x, (unsigned long long)n->samples, level);
-		xml_text(d->out, n->name, SIZE_MAX);
+		esc_xml(n->name, SIZE_MAX, d->out);
 		fprintf(d->out, " (%llu samples, %.2f%%)</title>", (unsigned long long)n->samples,
 			100.0 * (double)n->samples / (double)d->t->v[0].samples);
 		fprintf(d->out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" rx=\"2\"/>",
 			px, py, w, FRAME_H - 1, r, g, b);
 		size_t fit = w > 2 * CHAR_W ? (size_t)((w - 6) / CHAR_W) : 0;
 		fprintf(d->out, "<text x=\"%.1f\" y=\"%.1f\">", px + 3, py + FRAME_H - 4.5);
-		if (fit >= strlen(n->name)) {
-			xml_text(d->out, n->name, SIZE_MAX);
+		/* names print escaped (escape.h): they are as wide as that */
+		if (fit >= esc_len(n->name)) {
+			esc_xml(n->name, SIZE_MAX, d->out);
 		} else if (fit > 2) {
-			xml_text(d->out, n->name, fit - 2);
+			esc_xml(n->name, fit - 2, d->out);
 			fputs("..", d->out);
 		}
 		fputs("</text></g>\n", d->out);
@@ -247,7 +236,7 @@ int cmd_flame(int argc, char **argv)
 		     "g.f { cursor: pointer; } g.f:hover rect { stroke: #000; stroke-width: 0.5; }</style>\n");
 	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fdf8ef\"/>\n");
 	fprintf(out, "<text x=\"%.0f\" y=\"24\" style=\"font-size: 16px\" text-anchor=\"middle\">", (double)width / 2);
-	xml_text(out, title ? title : s.nprofiles == 1 ? s.profiles[0].cmdline : "pct flame graph", 200);
+	esc_xml(title ? title : s.nprofiles == 1 ? s.profiles[0].cmdline : "pct flame graph", 200, out);
 	fprintf(out, "</text>\n<text x=\"%d\" y=\"%d\">%llu samples with stacks; width: share of samples; "
 		     "click to zoom</text>\n", PAD, TOP - 4, (unsigned long long)t.v[0].samples);
 	draw(&d, 0, 0, 0);

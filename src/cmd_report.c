@@ -27,6 +27,7 @@
 
 #include "callstack.h"
 #include "commands.h"
+#include "escape.h"
 #include "stages.h"
 #include "symtab.h"
 #include "util.h"
@@ -174,14 +175,20 @@ static void report_neighbours(char *const *files, size_t nfiles, const char *fn,
 		die("out of memory");
 	const char *key = callees ? "callee" : "caller";
 	fprintf(w, "samples\t%s\n", key);
-	for (size_t i = 0; i < rows.nrows; i++)
-		fprintf(w, "%llu\t%s\n", (unsigned long long)rows.rows[i].samples, rows.rows[i].key[0]);
+	for (size_t i = 0; i < rows.nrows; i++) {
+		fprintf(w, "%llu\t", (unsigned long long)rows.rows[i].samples);
+		put_tsv_field(rows.rows[i].key[0], w);
+		fputc('\n', w);
+	}
 	fclose(w);
-	if (!o->tsv)
+	if (!o->tsv) {
+		char *name = esc_dup(fn);
 		printf("# %s of %s: %llu samples hold %s in their stack (%.2f%% of %llu with stacks); "
-		       "percent is of those\n", callees ? "callees" : "callers", fn, (unsigned long long)total, fn,
+		       "percent is of those\n", callees ? "callees" : "callers", name, (unsigned long long)total, name,
 		       folded.total ? 100.0 * (double)total / (double)folded.total : 0.0,
 		       (unsigned long long)folded.total);
+		free(name);
+	}
 	FILE *r = fmemopen(buf, len, "r");
 	o->by = key;
 	o->split = NULL;

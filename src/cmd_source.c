@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "escape.h"
 #include "listing.h"
 #include "pset.h"
 #include "source.h"
@@ -14,17 +15,21 @@
 #include "util.h"
 
 static const char usage[] =
-	"usage: pct source [-n N] [-S DIR] [SRCFILE] FILE...\n"
+	"usage: pct source [-n N] [-S DIR] [--source-root=DIR] [SRCFILE] FILE...\n"
 	"\n"
 	"Print the source files of the pct profiles FILE... with every line's\n"
 	"samples and share of the file's samples: the N files with the most\n"
 	"samples (default 1), or the file whose path ends with SRCFILE.  '=>'\n"
 	"marks the hottest line, '*' any other with 5% or more.  If a source file\n"
 	"cannot be found, pct says where it looked and lists the line table's\n"
-	"lines that hold samples instead.\n"
+	"lines that hold samples instead.  pct prints any file that DWARF names,\n"
+	"so a listing of someone else's profile may show a secret file:\n"
+	"--source-root limits what it reads.\n"
 	"\n"
 	"  -n, --files=N        list the N files with the most samples\n"
 	"  -S, --source-dir=DIR look for source files under DIR too\n"
+	"  --source-root=DIR    read source files only under DIR (symlinks and ..\n"
+	"                       resolved; repeatable); others are not shown\n"
 	"\n"
 	"See pct-source(1).\n";
 
@@ -88,11 +93,16 @@ static void list(const struct file *f, uint64_t total)
 		if (f->lines[i].samples > hottest)
 			hottest = f->lines[i].samples;
 	const struct srcfile *sf = source_get(f->path);
-	printf("# %s: %llu samples, %.2f%% of all\n", f->path, (unsigned long long)f->samples,
+	/* paths and the source text print escaped (escape.h) */
+	fputs("# ", stdout);
+	esc_fputs(f->path, stdout);
+	printf(": %llu samples, %.2f%% of all\n", (unsigned long long)f->samples,
 	       total ? 100.0 * (double)f->samples / (double)total : 0.0);
 	if (sf->found == NULL) {
-		fprintf(stderr, "pct: warning: cannot open source '%s' (looked in: %s); listing the line table\n",
-			f->path, sf->looked);
+		if (sf->outside)
+			printf("# source not shown: outside --source-root; listing the line table\n");
+		else
+			warnx_("cannot open source '%s' (looked in: %s); listing the line table", f->path, sf->looked);
 		printf("%2s %9s %8s %6s\n", "", "samples", "percent", "line");
 		for (size_t i = 0; i < f->nlines; i++) {
 			double pct = f->samples ? 100.0 * (double)f->lines[i].samples / (double)f->samples : 0;
@@ -102,8 +112,11 @@ static void list(const struct file *f, uint64_t total)
 		printf("\n");
 		return;
 	}
-	if (strcmp(sf->found, f->path) != 0)
-		printf("# read from %s\n", sf->found);
+	if (strcmp(sf->found, f->path) != 0) {
+		fputs("# read from ", stdout);
+		esc_fputs(sf->found, stdout);
+		putchar('\n');
+	}
 	printf("%2s %9s %8s %6s  %s\n", "", "samples", "percent", "line", "source");
 	size_t j = 0;
 	size_t last = sf->nlines;
@@ -118,10 +131,11 @@ static void list(const struct file *f, uint64_t total)
 		const char *text = source_line(sf, (int)n);
 		double pct = f->samples ? 100.0 * (double)k / (double)f->samples : 0;
 		if (k)
-			printf("%-2s %9llu %7.2f%% %6zu  %s\n", mark(k, hottest, pct), (unsigned long long)k, pct, n,
-			       text ? text : "(past the end of the file: it changed since the build?)");
+			printf("%-2s %9llu %7.2f%% %6zu  ", mark(k, hottest, pct), (unsigned long long)k, pct, n);
 		else
-			printf("%2s %9s %8s %6zu  %s\n", "", "", "", n, text ? text : "");
+			printf("%2s %9s %8s %6zu  ", "", "", "", n);
+		esc_fputs_tabs(text ? text : k ? "(past the end of the file: it changed since the build?)" : "", stdout);
+		putchar('\n');
 	}
 	printf("\n");
 }

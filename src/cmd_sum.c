@@ -11,6 +11,7 @@
 
 #include "aggregate.h"
 #include "commands.h"
+#include "escape.h"
 #include "stages.h"
 #include "stats.h"
 #include "tsv.h"
@@ -82,16 +83,26 @@ static void parse_meta(const struct tsv *t, struct meta *m)
 
 static void print_summary(FILE *out, const struct meta *m, uint64_t total)
 {
-	if (m->files == 1 && m->cmdline)
-		fprintf(out, "# %s: pid %s: %s\n", m->file, m->pid, m->cmdline);
-	else if (m->files > 1)
+	if (m->files == 1 && m->cmdline) {
+		fputs("# ", out);
+		esc_fputs(m->file, out);
+		fputs(": pid ", out);
+		esc_fputs(m->pid, out);
+		fputs(": ", out);
+		esc_fputs(m->cmdline, out);
+		fputc('\n', out);
+	} else if (m->files > 1)
 		fprintf(out, "# %zu files summed\n", m->files);
 	fprintf(out, "# %llu samples", (unsigned long long)total);
 	if (m->have) {
 		if (strcmp(m->dimension, "seconds") != 0) {
 			/* a count: cpu_ns holds events, samples x period */
-			fprintf(out, " of %s (%llu %s in all, one sample per %.0f)", m->event, (unsigned long long)m->cpu_ns,
-				m->dimension, total + m->dropped ? (double)m->cpu_ns / (double)(total + m->dropped) : 0.0);
+			fputs(" of ", out);
+			esc_fputs(m->event, out);
+			fprintf(out, " (%llu ", (unsigned long long)m->cpu_ns);
+			esc_fputs(m->dimension, out);
+			fprintf(out, " in all, one sample per %.0f)",
+				total + m->dropped ? (double)m->cpu_ns / (double)(total + m->dropped) : 0.0);
 		} else {
 			double rate = m->cpu_ns ? (double)(total + m->dropped) / ((double)m->cpu_ns / 1e9) : 0;
 			const char *what = strcmp(m->event, "wall") == 0 ? "wall-clock time (all threads)"
@@ -130,7 +141,8 @@ static void row_share(const struct agg *a, size_t i, double *pct, double *lo, do
 	*hi *= 100;
 }
 
-/* The text form of a key value: module paths print as base names. */
+/* The text form of a key value: module paths print as base names.  It is
+ * printed escaped (escape.h), and its width is the escaped form's. */
 static const char *shown(const char *key, const char *value)
 {
 	return strcmp(key, "module") == 0 ? path_base(value) : value;
@@ -152,7 +164,7 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 	for (size_t k = 0; k < a->nkeys; k++) {
 		w[k] = (int)strlen(keys[k]);
 		for (size_t i = 0; i < rows; i++) {
-			int l = (int)strlen(shown(keys[k], a->rows[i].key[k]));
+			int l = (int)esc_len(shown(keys[k], a->rows[i].key[k]));
 			if (l > w[k])
 				w[k] = l > 48 ? 48 : l;
 		}
@@ -180,10 +192,12 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 		}
 		for (size_t k = 0; k < a->nkeys; k++) {
 			const char *val = shown(keys[k], r->key[k]);
+			if (k + 1 < a->nkeys || *val) {
+				fputs("  ", out);
+				esc_fputs(val, out);
+			}
 			if (k + 1 < a->nkeys)
-				fprintf(out, "  %-*s", w[k], val);
-			else if (*val)
-				fprintf(out, "  %s", val);
+				fprintf(out, "%*s", w[k] > (int)esc_len(val) ? w[k] - (int)esc_len(val) : 0, "");
 		}
 		fputc('\n', out);
 	}
@@ -221,8 +235,10 @@ static void print_tsv(FILE *out, const struct agg *a, char **keys, size_t rows, 
 			long long t = row_total(a, i, keys, o);
 			fprintf(out, "\t%lld\t%.4f", t, o->totals_of ? 100.0 * (double)t / (double)o->totals_of : 0.0);
 		}
-		for (size_t k = 0; k < a->nkeys; k++)
-			fprintf(out, "\t%s", r->key[k]);
+		for (size_t k = 0; k < a->nkeys; k++) {
+			fputc('\t', out);
+			esc_fputs(r->key[k], out);
+		}
 		fputc('\n', out);
 	}
 }

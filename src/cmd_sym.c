@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "escape.h"
 #include "profile.h"
 #include "stages.h"
 #include "symtab.h"
@@ -43,7 +44,8 @@ static int parse_build_id(const char *hex, uint8_t *out, size_t *len)
 	return 0;
 }
 
-/* The symtab of a row's module, or NULL for [unknown] and [anon]. */
+/* The symtab of a row's module, or NULL for [unknown] and [anon].  The
+ * column holds the path as `pct dump` escaped it. */
 struct symtab *stage_row_symtab(const char *module, const char *build_id, const char *where)
 {
 	uint8_t id[PCT_BUILD_ID_MAX];
@@ -52,7 +54,10 @@ struct symtab *stage_row_symtab(const char *module, const char *build_id, const 
 		return NULL;
 	if (parse_build_id(build_id, id, &idlen) != 0)
 		die("%s: bad build_id '%s' (want an even number of hex digits)", where, build_id);
-	return symtab_get(module, id, idlen);
+	char *path = esc_undo(module);
+	struct symtab *st = symtab_get(path, id, idlen);
+	free(path);
+	return st;
 }
 
 /* A 0x-hex field as a number, or die naming where. */
@@ -67,7 +72,10 @@ uint64_t stage_hex_field(const char *s, const char *column, const char *where)
 }
 
 /* Open a stage's input, check it has the columns it needs, and start the
- * output: the comment lines, then the header with added columns appended. */
+ * output: the comment lines, then the header with added columns appended.
+ * What a stage copies from its input it escapes (escape.h): a no-op for
+ * the TSV of an earlier stage, which is escaped already, but not for a
+ * file made by hand. */
 void stage_open(struct tsv *t, FILE *in, const char *name, const char *const *need, FILE *out,
 		const char *added)
 {
@@ -77,17 +85,24 @@ void stage_open(struct tsv *t, FILE *in, const char *name, const char *const *ne
 	for (; *need; need++)
 		if (tsv_column(t, *need) < 0)
 			die("%s: no '%s' column", name, *need);
-	tsv_put_comments(t, out);
-	for (size_t i = 0; i < t->ncols; i++)
-		fprintf(out, "%s\t", t->header[i]);
+	for (size_t i = 0; i < t->ncomments; i++) {
+		esc_fputs(t->comments[i], out);
+		fputc('\n', out);
+	}
+	for (size_t i = 0; i < t->ncols; i++) {
+		esc_fputs(t->header[i], out);
+		fputc('\t', out);
+	}
 	fprintf(out, "%s\n", added);
 }
 
 /* Copy a row's fields, each followed by a tab. */
 void stage_put_fields(const struct tsv *t, FILE *out)
 {
-	for (size_t i = 0; i < t->nfields; i++)
-		fprintf(out, "%s\t", t->fields[i]);
+	for (size_t i = 0; i < t->nfields; i++) {
+		esc_fputs(t->fields[i], out);
+		fputc('\t', out);
+	}
 }
 
 void stage_sym(FILE *in, const char *name, FILE *out)

@@ -30,19 +30,91 @@ size_t esc_printable(const unsigned char *s, size_t n)
 	return len;
 }
 
-void esc_write(const char *s, size_t n, FILE *out)
+/* esc_write; with tabs set, a tab passes through too. */
+static void write_escaped(const char *s, size_t n, int tabs, FILE *out)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0;
 	while (i < n) {
 		size_t start = i, k;
-		while (i < n && (k = esc_printable(p + i, n - i)) != 0)
+		while (i < n && (k = tabs && p[i] == '\t' ? 1 : esc_printable(p + i, n - i)) != 0)
 			i += k;
 		if (i > start)
 			fwrite(p + start, 1, i - start, out);
 		if (i < n)
 			fprintf(out, "\\x%02x", p[i++]);
 	}
+}
+
+void esc_write(const char *s, size_t n, FILE *out)
+{
+	write_escaped(s, n, 0, out);
+}
+
+void esc_fputs_tabs(const char *s, FILE *out)
+{
+	write_escaped(s, strlen(s), 1, out);
+}
+
+size_t esc_len(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), len = 0;
+	for (size_t i = 0, k; i < n; i += k ? k : 1)
+		len += (k = esc_printable(p + i, n - i)) ? k : 4;
+	return len;
+}
+
+void esc_xml(const char *s, size_t max, FILE *out)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), done = 0;
+	for (size_t i = 0, k; i < n; i += k ? k : 1) {
+		k = esc_printable(p + i, n - i);
+		/* U+FFFE and U+FFFF: UTF-8 ef bf be, ef bf bf */
+		if (k == 3 && p[i] == 0xef && p[i + 1] == 0xbf && p[i + 2] >= 0xbe)
+			k = 0;
+		if (done + (k ? k : 4) > max)
+			break;
+		done += k ? k : 4;
+		if (k == 0)
+			fprintf(out, "\\x%02x", p[i]);
+		else if (k > 1)
+			fwrite(p + i, 1, k, out);
+		else if (p[i] == '&')
+			fputs("&amp;", out);
+		else if (p[i] == '<')
+			fputs("&lt;", out);
+		else if (p[i] == '>')
+			fputs("&gt;", out);
+		else if (p[i] == '"')
+			fputs("&quot;", out);
+		else if (p[i] == '\'')
+			fputs("&apos;", out);
+		else
+			fputc(p[i], out);
+	}
+}
+
+static int hex_digit(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+char *esc_undo(const char *s)
+{
+	char *out = xmalloc(strlen(s) + 1), *o = out;
+	while (*s) {
+		int hi, lo;
+		if (s[0] == '\\' && s[1] == 'x' && (hi = hex_digit(s[2])) >= 0 && (lo = hex_digit(s[3])) >= 0) {
+			*o++ = (char)(hi << 4 | lo);
+			s += 4;
+		} else {
+			*o++ = *s++;
+		}
+	}
+	*o = '\0';
+	return out;
 }
 
 void esc_fputs(const char *s, FILE *out)

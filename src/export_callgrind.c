@@ -8,7 +8,8 @@
  * ob= (module), fl= (source file) and fn= (function) lines, names
  * compressed as "(id) name" the first time and "(id)" after.  With -g
  * stacks each call site adds a calls= line: the samples whose stack went
- * through it, the callee's inclusive cost.
+ * through it, the callee's inclusive cost.  Names and the command line are
+ * escaped (escape.h): a newline in one would start a line of its own.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "callstack.h"
+#include "escape.h"
 #include "export.h"
 #include "symtab.h"
 #include "u64map.h"
@@ -45,7 +47,9 @@ static void put_name(FILE *out, const char *tag, struct names *ns, const char *n
 		}
 	grow(&ns->v, &ns->cap, ns->n + 1, sizeof *ns->v);
 	ns->v[ns->n++] = xstrdup(name);
-	fprintf(out, "%s=(%zu) %s\n", tag, ns->n, name);
+	fprintf(out, "%s=(%zu) ", tag, ns->n);
+	esc_fputs(name, out);
+	fputc('\n', out);
 }
 
 static void names_free(struct names *ns)
@@ -161,11 +165,16 @@ int export_callgrind(const struct pset *s, FILE *out, char *err, size_t errlen)
 	const struct profile *p0 = &s->profiles[0];
 	uint64_t all = s->total + s->dropped;
 	fprintf(out, "# callgrind format\nversion: 1\ncreator: pct\n");
-	if (s->nprofiles == 1)
-		fprintf(out, "pid: %u\ncmd: %s\n", p0->hdr.pid, p0->cmdline);
+	if (s->nprofiles == 1) {
+		fprintf(out, "pid: %u\ncmd: ", p0->hdr.pid);
+		esc_fputs(p0->cmdline, out);
+		fputc('\n', out);
+	}
 	fprintf(out, "positions: instr line\n");
-	fprintf(out, "event: samples : pct samples of %s (%.0f ns of %s each)\n", event_name(p0->hdr.event),
-		all ? (double)s->cpu_ns / (double)all : 0.0, p0->hdr.dimension);
+	fprintf(out, "event: samples : pct samples of %s (%.0f ns of ", event_name(p0->hdr.event),
+		all ? (double)s->cpu_ns / (double)all : 0.0);
+	esc_fputs(p0->hdr.dimension, out);
+	fputs(" each)\n", out);
 	fprintf(out, "events: samples\n");
 	fprintf(out, "summary: %llu\n\n", (unsigned long long)total);
 

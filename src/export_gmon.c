@@ -17,13 +17,15 @@
  * straddles two.  Bins are
  * 16-bit: a count above 65535 saturates, and a note says so on stderr.
  * prof_rate is the profile's effective rate in Hz, rounded, so gprof's
- * seconds are samples / rate, as pct's.
+ * seconds are samples / rate, as pct's.  gprof prints the dimension:
+ * it is written escaped (escape.h), cut at a character boundary.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "export.h"
 #include "util.h"
 
@@ -84,8 +86,16 @@ int export_gmon(const struct pset *s, FILE *out, char *err, size_t errlen)
 	int32_t version = GMON_VERSION;
 	char spare[12] = { 0 }, dimen[15] = { 0 };
 	uintptr_t low_pc = (uintptr_t)lo, high_pc = (uintptr_t)hi;
-	memcpy(dimen, p0->hdr.dimension, strnlen(p0->hdr.dimension, sizeof dimen));
+	char *shown = esc_dup(p0->hdr.dimension);
+	size_t cut = 0, k;
+	while (shown[cut] && (k = esc_printable((const unsigned char *)shown + cut, strlen(shown + cut))) != 0 &&
+	       cut + k <= sizeof dimen)
+		cut += k;
+	memcpy(dimen, shown, cut);
+	free(shown);
 	char abbrev = p0->hdr.dimension_abbrev;
+	if (abbrev <= ' ' || abbrev >= 0x7f)
+		abbrev = '?';
 	unsigned char tag = GMON_TAG_TIME_HIST;
 
 	fwrite(GMON_MAGIC, 1, 4, out);

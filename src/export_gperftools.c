@@ -8,7 +8,8 @@
  * per stack, its sample count, its depth and its PCs, leaf first, callers
  * as return addresses (pprof subtracts one from all but the first); a
  * trailer of 0, 1, 0; then the text of /proc/self/maps for the modules,
- * with which pprof finds and symbolizes them.  Without -g stacks each
+ * with which pprof finds and symbolizes them (paths escaped, escape.h: a
+ * newline in one would forge a line of the maps).  Without -g stacks each
  * record is one PC.
  *
  * The maps are the first profile's.  The other profiles' PCs are moved to
@@ -21,6 +22,7 @@
 #include <stdlib.h>
 
 #include "callstack.h"
+#include "escape.h"
 #include "export.h"
 #include "util.h"
 
@@ -113,8 +115,9 @@ int export_gperftools(const struct pset *s, FILE *out, char *err, size_t errlen)
 	const struct profile *p0 = &s->profiles[0];
 	for (size_t i = 0; i < p0->nmodules; i++) {
 		const struct profile_module *m = &p0->modules[i];
-		fprintf(out, "%" PRIx64 "-%" PRIx64 " r-xp %08" PRIx64 " 00:00 0 %s\n", m->start, m->end, m->file_offset,
-			m->path);
+		fprintf(out, "%" PRIx64 "-%" PRIx64 " r-xp %08" PRIx64 " 00:00 0 ", m->start, m->end, m->file_offset);
+		esc_fputs(m->path, out);
+		fputc('\n', out);
 	}
 	free(g.words);
 	if (g.skipped)

@@ -20,6 +20,7 @@
 #include <zlib.h>
 
 #include "callstack.h"
+#include "escape.h"
 #include "export.h"
 #include "profile.pb-c.h"
 #include "symtab.h"
@@ -47,14 +48,18 @@ struct pp {
 	uint64_t skipped;
 };
 
+/* The index of s in the string table, escaped (escape.h) as every name
+ * pct prints: pprof shows them on terminals too. */
 static int64_t str(struct pp *pp, const char *s)
 {
-	char *key[1] = { (char *)s };
+	char *key[1] = { esc_dup(s) };
 	long r = agg_find(&pp->strings, key);
-	if (r >= 0)
-		return r;
-	agg_add(&pp->strings, key, 0);
-	return (int64_t)pp->strings.nrows - 1;
+	if (r < 0) {
+		agg_add(&pp->strings, key, 0);
+		r = (long)pp->strings.nrows - 1;
+	}
+	free(key[0]);
+	return r;
 }
 
 static uint64_t function_id(struct pp *pp, uint32_t module, const char *name, const char *file, int line)

@@ -1,4 +1,5 @@
 /* listing.c - see listing.h. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@ int listing_open(int argc, char **argv, const char *usage, const char *count_nam
 	const struct option opts[] = {
 		{ count_name, required_argument, NULL, 'n' },
 		{ "source-dir", required_argument, NULL, 'S' },
+		{ "source-root", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -32,6 +34,10 @@ int listing_open(int argc, char **argv, const char *usage, const char *count_nam
 			break;
 		case 'S':
 			source_add_dir(optarg);
+			break;
+		case 'R':
+			if (source_add_root(optarg) != 0)
+				die("%s: --source-root '%s': %s", argv[0], optarg, strerror(errno));
 			break;
 		default:
 			*status = usage_exit(usage, c == 'h');

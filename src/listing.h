@@ -1,6 +1,7 @@
 /*
  * listing.h - what `pct annotate` and `pct source` share: the options
- * [-n N] [-S DIR] [TARGET] FILE..., and the profiles' samples by address.
+ * [-n N] [-S DIR] [--source-root=DIR] [TARGET] FILE..., and the profiles'
+ * samples by address.
  */
 #ifndef PCT_LISTING_H
 #define PCT_LISTING_H

@@ -5,6 +5,11 @@
  * with --source-dir (by its trailing path components, longest first, so
  * that a tree moved elsewhere is still found), then in the working
  * directory the same way.
+ *
+ * DWARF may name any file, /etc/shadow as well as a source file, and a
+ * listing prints what it reads.  With --source-root, only files under
+ * those directories are read: the file opened is resolved (symlinks,
+ * "..") and must lie under one of them.
  */
 #ifndef PCT_SOURCE_H
 #define PCT_SOURCE_H
@@ -15,6 +20,7 @@ struct srcfile {
 	char *path;                    /* as asked */
 	char *found;                   /* where it was read, or NULL */
 	char *looked;                  /* the places tried, for messages */
+	int outside;                   /* found only outside every --source-root */
 	char *text;
 	char **lines;                  /* lines[0] is line 1, without '\n' */
 	size_t nlines;
@@ -22,6 +28,9 @@ struct srcfile {
 
 /* Add a directory to search. */
 void source_add_dir(const char *dir);
+/* Read source files only under dir (and other roots added).  Returns 0,
+ * or -1 with errno set if dir cannot be resolved. */
+int source_add_root(const char *dir);
 /* The file, read on first use; never NULL (found is NULL if unreadable). */
 const struct srcfile *source_get(const char *path);
 /* Line n (1-based) of f, or NULL. */

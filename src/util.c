@@ -142,6 +142,12 @@ int usage_exit(const char *usage, int help)
 
 void put_tsv_field(const char *s, FILE *out)
 {
-	for (; *s; s++)
-		putc(*s == '\t' || *s == '\n' ? ' ' : *s, out);
+	for (;;) {
+		size_t n = strcspn(s, "\t\n");
+		esc_write(s, n, out);
+		if (s[n] == '\0')
+			break;
+		putc(' ', out);
+		s += n + 1;
+	}
 }

@@ -38,7 +38,8 @@ void finish_stdout(void);
  */
 int usage_exit(const char *usage, int help);
 
-/* Write s to out as one TSV field: tabs and newlines become spaces. */
+/* Write s to out as one TSV field: tabs and newlines become spaces, and
+ * other control bytes and invalid UTF-8 are escaped (escape.h). */
 void put_tsv_field(const char *s, FILE *out);
 
 /* Base name of a path, without copying ("/a/b" -> "b"). */
