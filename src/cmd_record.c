@@ -12,6 +12,7 @@
 #include <glob.h>
 #include <linux/perf_event.h>
 #include <limits.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,39 +115,60 @@ static int pass_status(int status)
 	return 1;
 }
 
+/* pread(2) all of len bytes at off. */
+static int pread_all(int fd, char *buf, uint64_t len, uint64_t off)
+{
+	while (len) {
+		ssize_t r = pread(fd, buf, len, (off_t)off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		buf += r, off += (uint64_t)r, len -= (uint64_t)r;
+	}
+	return 0;
+}
+
 /*
  * Read path as a profile this run may have written: a regular file (never
  * a FIFO, which would block, nor through a symbolic link), owned by our
  * effective user, that started sampling no earlier than the run.  Returns
  * 0, or -1 with the reason in why.  The name is in a directory others may
  * write to, so it is opened once (infile.h) and read through that
- * descriptor.
+ * descriptor as profile_read() reads a name: the whole file, then the part
+ * before the table again, so that a live file's module table covers every
+ * sample of the table copy.
  */
 static int read_own(const char *path, int64_t started, struct profile *p, char *why, size_t whylen)
 {
 	struct stat st;
 	const char *reason;
-	char self[64], err[512];
+	char err[512];
 	int fd = infile_open(path, 1, &st, &reason);
 	if (fd < 0)
 		return snprintf(why, whylen, "%s", reason), -1;
-	if (st.st_uid != geteuid()) {
-		close(fd);
-		return snprintf(why, whylen, "owned by uid %u, not by this run's user", (unsigned)st.st_uid), -1;
-	}
-	snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
-	int rc = profile_read(self, p, err, sizeof err);
+	uint64_t size = (uint64_t)st.st_size, table = 0;
+	char *buf = NULL;
+	int rc = -1;
+	if (st.st_uid != geteuid())
+		snprintf(why, whylen, "owned by uid %u, not by this run's user", (unsigned)st.st_uid);
+	else if (size < PCT_HEADER_MIN || size > (UINT64_C(1) << 40))
+		snprintf(why, whylen, "%llu bytes: not the size of a pct profile", (unsigned long long)size);
+	else if ((buf = malloc(size)) == NULL)
+		snprintf(why, whylen, "cannot allocate %llu bytes to read it", (unsigned long long)size);
+	else if (pread_all(fd, buf, size, 0) != 0 ||
+		 (memcpy(&table, buf + offsetof(struct pct_header, table_offset), sizeof table),
+		  table <= size && pread_all(fd, buf, table, 0) != 0))
+		snprintf(why, whylen, "read failed or file shrank");
+	else if (profile_parse(path, buf, size, p, err, sizeof err) != 0)
+		snprintf(why, whylen, "%s", err);
+	else if (p->hdr.start_time_ns < started)
+		profile_free(p), snprintf(why, whylen, "written before this run");
+	else
+		rc = 0;
+	free(buf);
 	close(fd);
-	if (rc != 0) {
-		size_t skip = strlen(self) + 4;   /* "'SELF': " */
-		snprintf(why, whylen, "%s", strlen(err) > skip ? err + skip : err);
-		return -1;
-	}
-	if (p->hdr.start_time_ns < started) {
-		profile_free(p);
-		return snprintf(why, whylen, "written before this run"), -1;
-	}
-	return 0;
+	return rc;
 }
 
 /* The summary line of FILE, the command's own profile: only if this run

@@ -231,7 +231,8 @@ static int create_temp(const char *target, mode_t mode, char **tmp)
 		if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
 			struct timespec t;
 			clock_gettime(CLOCK_MONOTONIC, &t);
-			unsigned long x = (unsigned long)t.tv_nsec * 2654435761u ^ (unsigned long)getpid() << 16 ^ (unsigned long)tries;
+			unsigned long x = (unsigned long)t.tv_nsec * 2654435761u ^
+					  (unsigned long)getpid() << 16 ^ (unsigned long)tries;
 			for (size_t i = 0; i < sizeof r; i++, x >>= 6)
 				r[i] = (unsigned char)x;
 		}
