@@ -186,7 +186,7 @@ static int open_in_place(const char *name, const struct stat *st, const char **w
 		return -1;
 	}
 	struct stat now;
-	if (fstat(fd, &now) != 0 || (now.st_mode & S_IFMT) != (st->st_mode & S_IFMT) || now.st_rdev != st->st_rdev) {
+	if (fstat(fd, &now) != 0 || now.st_dev != st->st_dev || now.st_ino != st->st_ino) {
 		close(fd);
 		*why = "replaced by another file while being opened";
 		return -1;
@@ -287,9 +287,8 @@ int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
 	} else if (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
 		fd = open_in_place(name, &st, &reason);
 	} else if (exists && !S_ISREG(st.st_mode)) {
-		reason = S_ISLNK(st.st_mode) ? "a symbolic link" : infile_kind(st.st_mode);
 		snprintf(why, sizeof why, "%s%s; pct writes only regular files, character devices and FIFOs",
-			 strcmp(name, path) ? "it leads to " : "", reason);
+			 strcmp(name, path) ? "it leads to " : "", infile_kind(st.st_mode));
 		reason = why;
 	} else {
 		mode_t mask = umask(0);
