@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "export.h"
+#include "outfile.h"
 #include "stages.h"
 #include "symtab.h"
 #include "util.h"
@@ -30,7 +31,9 @@ static const char usage[] =
 	"                       instruction and line; calls with -g stacks)\n"
 	"  --format=folded      \"main;f;g 12\" lines for flamegraph.pl and speedscope\n"
 	"                       (needs stacks: pct record -g)\n"
-	"  -o, --output=OUT     write to OUT\n"
+	"  -o, --output=OUT     write to OUT: a regular file is replaced whole (a\n"
+	"                       temporary beside it, renamed), a device or FIFO is\n"
+	"                       written in place; see pct-export(1) for symlinks\n"
 	"  -h, --help           show this help\n"
 	"\n"
 	"See pct-export(1).\n";
@@ -80,27 +83,16 @@ int cmd_export(int argc, char **argv)
 	struct pset s;
 	char err[512];
 	pset_load_or_die(&s, argv + optind, (size_t)(argc - optind));
-	FILE *out = stdout;
-	char *tmp = NULL;
-	if (outname) {
-		/* written beside OUT and renamed, so a failure leaves no half file */
-		tmp = xasprintf("%s.tmp%d", outname, (int)getpid());
-		out = fopen(tmp, formats[f].binary ? "wb" : "w");
-		if (out == NULL)
-			die("export: cannot create '%s': %s", tmp, strerror(errno));
-	}
-	int rc = formats[f].write(&s, out, err, sizeof err);
-	if (outname) {
-		if (fclose(out) != 0 && rc == 0)
-			rc = -1, snprintf(err, sizeof err, "export: cannot write '%s': %s", outname, strerror(errno));
-		if (rc == 0 && rename(tmp, outname) != 0)
-			rc = -1, snprintf(err, sizeof err, "export: cannot rename to '%s': %s", outname, strerror(errno));
-		if (rc != 0)
-			unlink(tmp);
-		free(tmp);
-	} else {
+	struct outfile o = { .fp = stdout };
+	if (outname && outfile_open(&o, outname, err, sizeof err) != 0)
+		die("export: %s", err);
+	int rc = formats[f].write(&s, o.fp, err, sizeof err);
+	if (!outname)
 		finish_stdout();
-	}
+	else if (rc != 0)
+		outfile_abort(&o);
+	else if (outfile_commit(&o, err, sizeof err) != 0)
+		die("export: %s", err);
 	pset_free(&s);
 	symtab_free_all();
 	if (rc != 0)

@@ -21,6 +21,7 @@
 #include "callstack.h"
 #include "commands.h"
 #include "escape.h"
+#include "outfile.h"
 #include "stages.h"
 #include "symtab.h"
 #include "util.h"
@@ -33,7 +34,9 @@ static const char usage[] =
 	"standard output.  Open it in a browser: hover a box for its samples,\n"
 	"click to zoom.\n"
 	"\n"
-	"  -o, --output=OUT  write to OUT\n"
+	"  -o, --output=OUT  write to OUT: a regular file is replaced whole (a\n"
+	"                    temporary beside it, renamed), a device or FIFO is\n"
+	"                    written in place; see pct-flame(1) for symlinks\n"
 	"  --title=TEXT      the heading (default: the command line)\n"
 	"  --width=PIXELS    image width (default 1200)\n"
 	"  -h, --help        show this help\n"
@@ -218,13 +221,11 @@ int cmd_flame(int argc, char **argv)
 	for (size_t i = 0; i < folded.nrows; i++)
 		tree_add(&t, folded.rows[i].key[0], folded.rows[i].samples);
 
-	FILE *out = stdout;
-	char *tmp = NULL;
-	if (outname) {
-		tmp = xasprintf("%s.tmp%d", outname, (int)getpid());
-		if ((out = fopen(tmp, "w")) == NULL)
-			die("flame: cannot create '%s': %s", tmp, strerror(errno));
-	}
+	struct outfile o = { .fp = stdout };
+	char err[512];
+	if (outname && outfile_open(&o, outname, err, sizeof err) != 0)
+		die("flame: %s", err);
+	FILE *out = o.fp;
 	double plot = (double)width - 2 * PAD;
 	struct draw d = { out, &t, t.v[0].samples ? plot / (double)t.v[0].samples : 0,
 			  (double)(TOP + PAD + (t.depth + 1) * FRAME_H), 0 };
@@ -242,15 +243,10 @@ int cmd_flame(int argc, char **argv)
 	draw(&d, 0, 0, 0);
 	fputs(script, out);
 	fputs("</svg>\n", out);
-	if (outname) {
-		if (fclose(out) != 0 || rename(tmp, outname) != 0) {
-			unlink(tmp);
-			die("flame: cannot write '%s': %s", outname, strerror(errno));
-		}
-		free(tmp);
-	} else {
+	if (outname && outfile_commit(&o, err, sizeof err) != 0)
+		die("flame: %s", err);
+	else if (!outname)
 		finish_stdout();
-	}
 	for (size_t i = 0; i < t.n; i++)
 		free(t.v[i].name);
 	free(t.v);

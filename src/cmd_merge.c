@@ -18,7 +18,8 @@ static const char usage[] =
 	"different things (dimension or mechanism) are refused.  A module is the\n"
 	"same in two files only if its path and build-id agree; otherwise both\n"
 	"are kept, so no sample is ever charged to the wrong code.  OUT is\n"
-	"written whole under a temporary name and then renamed into place.\n"
+	"written whole under a temporary name and then renamed into place (a\n"
+	"device or FIFO is written in place; see pct-merge(1) for symlinks).\n"
 	"`pct report A B C` prints what `pct report` of their merge prints.\n"
 	"\n"
 	"See pct-merge(1).\n";

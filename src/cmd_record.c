@@ -12,6 +12,7 @@
 #include <glob.h>
 #include <linux/perf_event.h>
 #include <limits.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,8 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "escape.h"
+#include "infile.h"
 #include "profile.h"
 #include "util.h"
 
@@ -32,9 +35,11 @@ static const char usage[] =
 	"\n"
 	"Run COMMAND with pct's sampling runtime preloaded and write its profile\n"
 	"to FILE (default: COMMAND's base name + \".pct\").  An existing FILE is\n"
-	"first renamed to FILE.old.  Every process of the tree is profiled: a\n"
+	"first renamed to FILE.old (only a regular file: record refuses a link,\n"
+	"FIFO or device there).  Every process of the tree is profiled: a\n"
 	"forked or exec'd process writes FILE's stem + \".PID.pct\" beside FILE,\n"
-	"and record lists them.  The exit status is COMMAND's.\n"
+	"and record lists those its own run wrote (see pct-record(1)).  The\n"
+	"exit status is COMMAND's.\n"
 	"\n"
 	"  -o, --output=FILE  write the profile to FILE\n"
 	"  -e, --event=EVENT  cpu (default): user + system CPU time, CPU-time timers\n"
@@ -110,30 +115,99 @@ static int pass_status(int status)
 	return 1;
 }
 
-static void summarize(const char *file, const char *shown, const char *cmd)
+/* pread(2) all of len bytes at off. */
+static int pread_all(int fd, char *buf, uint64_t len, uint64_t off)
+{
+	while (len) {
+		ssize_t r = pread(fd, buf, len, (off_t)off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		buf += r, off += (uint64_t)r, len -= (uint64_t)r;
+	}
+	return 0;
+}
+
+/*
+ * Read path as a profile this run may have written: a regular file (never
+ * a FIFO, which would block, nor through a symbolic link), owned by our
+ * effective user, that started sampling no earlier than the run.  Returns
+ * 0, or -1 with the reason in why.  The name is in a directory others may
+ * write to, so it is opened once (infile.h) and read through that
+ * descriptor as profile_read() reads a name: the whole file, then the part
+ * before the table again, so that a live file's module table covers every
+ * sample of the table copy.
+ */
+static int read_own(const char *path, int64_t started, struct profile *p, char *why, size_t whylen)
+{
+	struct stat st;
+	const char *reason;
+	char err[512];
+	int fd = infile_open(path, 1, &st, &reason);
+	if (fd < 0)
+		return snprintf(why, whylen, "%s", reason), -1;
+	uint64_t size = (uint64_t)st.st_size, table = 0;
+	char *buf = NULL;
+	int rc = -1;
+	if (st.st_uid != geteuid())
+		snprintf(why, whylen, "owned by uid %u, not by this run's user", (unsigned)st.st_uid);
+	else if (size < PCT_HEADER_MIN || size > (UINT64_C(1) << 40))
+		snprintf(why, whylen, "%llu bytes: not the size of a pct profile", (unsigned long long)size);
+	else if ((buf = malloc(size)) == NULL)
+		snprintf(why, whylen, "cannot allocate %llu bytes to read it", (unsigned long long)size);
+	else if (pread_all(fd, buf, size, 0) != 0 ||
+		 (memcpy(&table, buf + offsetof(struct pct_header, table_offset), sizeof table),
+		  table <= size && pread_all(fd, buf, table, 0) != 0))
+		snprintf(why, whylen, "read failed or file shrank");
+	else if (profile_parse(path, buf, size, p, err, sizeof err) != 0)
+		snprintf(why, whylen, "%s", err);
+	else if (p->hdr.start_time_ns < started)
+		profile_free(p), snprintf(why, whylen, "written before this run");
+	else
+		rc = 0;
+	free(buf);
+	close(fd);
+	return rc;
+}
+
+/* The summary line of FILE, the command's own profile: only if this run
+ * wrote it (the command's pid, our user, started during the run).
+ * Returns 1 if it did. */
+static int summarize(const char *file, const char *shown, const char *cmd, pid_t child, int64_t started)
 {
 	struct profile p;
-	char err[512];
+	struct stat st;
+	char why[512];
 
-	if (access(file, F_OK) != 0) {
+	if (lstat(file, &st) != 0) {
 		fprintf(stderr, "pct: '%s' wrote no profile (a static program not linked with libpct, "
 				"a setuid one, or one that uses SIGPROF itself)\n", cmd);
-		return;
+		return 0;
 	}
-	if (profile_read(file, &p, err, sizeof err) != 0) {
-		fprintf(stderr, "pct: %s\n", err);
-		return;
+	if (read_own(file, started, &p, why, sizeof why) != 0) {
+		warnx_("'%s' is not this run's profile (%s); ignored", shown, why);
+		return 0;
+	}
+	if (p.hdr.pid != (uint32_t)child) {
+		warnx_("'%s' was written by pid %u, not by the command (pid %d); ignored", shown, p.hdr.pid,
+		       (int)child);
+		profile_free(&p);
+		return 0;
 	}
 	double rate = profile_rate(&p);
 	fprintf(stderr, "pct: %llu samples", (unsigned long long)(p.total + p.hdr.dropped));
 	if (rate > 0)
 		fprintf(stderr, " at %.1f Hz", rate);
+	fputs(strcmp(p.hdr.dimension, "seconds") != 0 ? " of " : " over ", stderr);
 	if (strcmp(p.hdr.dimension, "seconds") != 0)
-		fprintf(stderr, " of %s, written to '%s'\n", p.hdr.dimension, shown);
+		esc_fputs(p.hdr.dimension, stderr);
 	else
-		fprintf(stderr, " over %.3f s of %s time, written to '%s'\n", (double)p.cpu_ns / 1e9,
-			p.hdr.event == PCT_EVENT_WALL ? "wall-clock" : p.hdr.event == PCT_EVENT_USER ? "user CPU" : "CPU",
-			shown);
+		fprintf(stderr, "%.3f s of %s time", (double)p.cpu_ns / 1e9,
+			p.hdr.event == PCT_EVENT_WALL ? "wall-clock" : p.hdr.event == PCT_EVENT_USER ? "user CPU" : "CPU");
+	fputs(", written to '", stderr);
+	esc_fputs(shown, stderr);
+	fputs("'\n", stderr);
 	if (p.hdr.stacks_offset) {
 		uint64_t with = 0;
 		for (size_t i = 0; i < p.nstacks; i++)
@@ -145,6 +219,7 @@ static void summarize(const char *file, const char *shown, const char *cmd)
 		fputc('\n', stderr);
 	}
 	profile_free(&p);
+	return 1;
 }
 
 /* The events that need perf_event_open: refuse them before running
@@ -188,38 +263,179 @@ static void check_event(const char *event)
 	    event);
 }
 
-/* The profiles of the processes forked or exec'd under the command: the
- * runtime names them FILE's stem + ".PID.pct" or ".PID.K.pct" when FILE
- * is taken.  Only files started during this run count. */
-static void list_tree(const char *file, int64_t started)
+/* A name as a shell word: bare if it is made of safe characters, else in
+ * single quotes; control bytes escaped (escape.h). */
+static void put_word(const char *s, FILE *out)
 {
-	size_t len = strlen(file);
+	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-:,@%=") == strlen(s)) {
+		esc_fputs(s, out);
+		return;
+	}
+	fputc('\'', out);
+	for (const char *c = s; *c; c++) {
+		if (*c == '\'')
+			fputs("'\\''", out);
+		else
+			esc_write(c, 1, out);
+	}
+	fputc('\'', out);
+}
+
+/* Is s "PID.pct" or "PID.K.pct", the runtime's suffixes (lib/output.c)? */
+static int runtime_suffix(const char *s)
+{
+	size_t d = strspn(s, "0123456789");
+	if (d == 0)
+		return 0;
+	if (s[d] == '.' && strspn(s + d + 1, "0123456789") > 0)
+		s += d + 1, d = strspn(s, "0123456789");
+	return strcmp(s + d, ".pct") == 0;
+}
+
+struct child_file {
+	char *name;                    /* as the user would name it: FILE's stem as given + ".PID.pct" */
+	uint32_t pid, ppid;
+	char *command;
+	uint64_t samples;
+	int linked;                    /* its pid chain leads to the command */
+};
+
+#define LIST_MAX 32                    /* files named one by one in the suggested command */
+
+/*
+ * The profiles of the processes forked or exec'd under the command: the
+ * runtime names them FILE's stem + ".PID.pct" or ".PID.K.pct" when FILE
+ * is taken.  Others may put files under such names too (FILE's directory
+ * may be /tmp), so a file counts only if read_own() accepts it and its
+ * pid chain leads to the command: its pid is the command's or another
+ * listed process's (exec keeps the pid), or its parent's pid is.  A
+ * process whose parent wrote no profile (a shell that used no CPU
+ * between them) cannot be linked; such files are only counted.
+ */
+static void list_tree(const char *file, const char *shown, int have_main, pid_t child, int64_t started)
+{
+	size_t len = strlen(file), slen = strlen(shown);
 	if (len > 4 && strcmp(file + len - 4, ".pct") == 0)
 		len -= 4;
+	if (slen > 4 && strcmp(shown + slen - 4, ".pct") == 0)
+		slen -= 4;
 	char *pattern = xasprintf("%.*s.*.pct", (int)len, file);
+	struct child_file *v = NULL;
+	size_t n = 0, cap = 0, ignored = 0;
 	glob_t g;
-	size_t n = 0;
-	if (glob(pattern, 0, NULL, &g) == 0) {
+	if (glob(pattern, GLOB_NOESCAPE, NULL, &g) == 0) {
 		for (size_t i = 0; i < g.gl_pathc; i++) {
-			struct profile p;
-			char err[512];
 			const char *rest = g.gl_pathv[i] + len + 1;
-			if (*rest < '0' || *rest > '9' || profile_read(g.gl_pathv[i], &p, err, sizeof err) != 0)
+			if (!runtime_suffix(rest))
 				continue;
-			if (p.hdr.start_time_ns >= started) {
-				if (n++ == 0)
-					fprintf(stderr, "pct: the processes it started wrote:\n");
-				fprintf(stderr, "pct:   '%s': pid %u (%s), %llu samples\n", g.gl_pathv[i], p.hdr.pid,
-					p.command, (unsigned long long)(p.total + p.hdr.dropped));
+			struct profile p;
+			char why[512];
+			if (read_own(g.gl_pathv[i], started, &p, why, sizeof why) != 0) {
+				ignored++;
+				continue;
 			}
+			grow(&v, &cap, n + 1, sizeof *v);
+			v[n++] = (struct child_file){ xasprintf("%.*s.%s", (int)slen, shown, rest), p.hdr.pid, p.hdr.ppid,
+						      xstrdup(p.command), p.total + p.hdr.dropped, 0 };
 			profile_free(&p);
 		}
 		globfree(&g);
 	}
-	if (n)
-		fprintf(stderr, "pct: report them together with `pct report [--by=process] %s %.*s.*.pct`\n", file,
-			(int)len, file);
 	free(pattern);
+
+	/* link to a fixpoint: the known pids start with the command's */
+	uint32_t *known = xmalloc((n + 1) * sizeof *known);
+	size_t nknown = 0, linked = 0;
+	known[nknown++] = (uint32_t)child;
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (v[i].linked)
+				continue;
+			for (size_t k = 0; k < nknown && !v[i].linked; k++)
+				v[i].linked = v[i].pid == known[k] || v[i].ppid == known[k];
+			if (v[i].linked) {
+				known[nknown++] = v[i].pid;
+				linked++;
+				changed = 1;
+			}
+		}
+	}
+	free(known);
+
+	if (linked)
+		fprintf(stderr, "pct: the processes it started wrote:\n");
+	for (size_t i = 0; i < n; i++)
+		if (v[i].linked) {
+			fputs("pct:   '", stderr);
+			esc_fputs(v[i].name, stderr);
+			fprintf(stderr, "': pid %u (", v[i].pid);
+			esc_fputs(v[i].command, stderr);
+			fprintf(stderr, "), %llu samples\n", (unsigned long long)v[i].samples);
+		}
+	if (linked) {
+		fputs("pct: report them together with `pct report [--by=process]", stderr);
+		if (have_main) {
+			fputc(' ', stderr);
+			put_word(shown, stderr);
+		}
+		if (linked <= LIST_MAX) {
+			for (size_t i = 0; i < n; i++)
+				if (v[i].linked) {
+					fputc(' ', stderr);
+					put_word(v[i].name, stderr);
+				}
+			fputs("`\n", stderr);
+		} else {
+			char *glob_word = xasprintf("%.*s.", (int)slen, shown);
+			fputc(' ', stderr);
+			put_word(glob_word, stderr);
+			fputs("*.pct`\n", stderr);
+			fprintf(stderr, "pct: (%zu files: the glob also matches any file someone else puts there; "
+					"check with `ls -l` first)\n", linked);
+			free(glob_word);
+		}
+	}
+	if (n > linked)
+		fprintf(stderr, "pct: %zu more profile%s of yours, named like these and written during the run, "
+				"%s not linked to the command by parent pid (a process whose parent wrote no "
+				"profile, or another run): not listed\n", n - linked, n - linked == 1 ? "" : "s",
+			n - linked == 1 ? "is" : "are");
+	if (ignored)
+		fprintf(stderr, "pct: ignored %zu file%s named like the processes' profiles that this run did not "
+				"write (another user's, older, or not a profile)\n", ignored, ignored == 1 ? "" : "s");
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].command);
+	}
+	free(v);
+}
+
+/*
+ * Move an existing FILE to FILE.old, as the runtime never overwrites a
+ * file.  Only a regular file is moved, and only over nothing or a regular
+ * file: a symbolic link, FIFO or device under either name (perhaps planted
+ * in a shared directory) is left alone and the run refused.  rename(2)
+ * itself follows no link.
+ */
+static void move_old(const char *file, const char *shown)
+{
+	struct stat st;
+	if (lstat(file, &st) != 0) {
+		if (errno != ENOENT)
+			die("record: cannot create '%s': %s", shown, strerror(errno));
+		return;
+	}
+	if (!S_ISREG(st.st_mode))
+		die("record: cannot create '%s': it exists and is %s; record moves only a regular file to "
+		    "'%s.old' (remove it or choose another -o)", shown, infile_kind(st.st_mode), shown);
+	char *old = xasprintf("%s.old", file);
+	if (lstat(old, &st) == 0 && !S_ISREG(st.st_mode))
+		die("record: cannot move '%s' to '%s.old': that is %s, not a regular file", shown, shown,
+		    infile_kind(st.st_mode));
+	if (rename(file, old) != 0)
+		die("record: cannot move '%s' out of the way: %s", shown, strerror(errno));
+	free(old);
 }
 
 int cmd_record(int argc, char **argv)
@@ -277,16 +493,10 @@ int cmd_record(int argc, char **argv)
 	char *file = absolute(out ? out : xasprintf("%s.pct", path_base(cmd[0])));
 	char *shown = out ? xstrdup(out) : xstrdup(path_base(file));
 
-	struct stat st;
 	struct timespec t0;
 	clock_gettime(CLOCK_REALTIME, &t0);
 	int64_t started = (int64_t)t0.tv_sec * 1000000000 + t0.tv_nsec;
-	if (lstat(file, &st) == 0) {
-		char *old = xasprintf("%s.old", file);
-		if (rename(file, old) != 0)
-			die("record: cannot move '%s' out of the way: %s", file, strerror(errno));
-		free(old);
-	}
+	move_old(file, shown);
 	const char *pre = getenv("LD_PRELOAD");
 	char *preload = pre && *pre ? xasprintf("%s:%s", lib, pre) : xstrdup(lib);
 
@@ -323,10 +533,12 @@ int cmd_record(int argc, char **argv)
 	sigaction(SIGINT, &oldint, NULL);
 	sigaction(SIGQUIT, &oldquit, NULL);
 
+	struct stat st;
+	int have_main = 0;
 	if (!(WIFEXITED(status) && (WEXITSTATUS(status) == 127 || WEXITSTATUS(status) == 126) &&
-	      access(file, F_OK) != 0))
-		summarize(file, shown, cmd[0]);
-	list_tree(file, started);
+	      lstat(file, &st) != 0))
+		have_main = summarize(file, shown, cmd[0], pid, started);
+	list_tree(file, shown, have_main, pid, started);
 	free(preload);
 	free(shown);
 	free(file);

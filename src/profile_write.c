@@ -6,30 +6,14 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "outfile.h"
 #include "profile.h"
 #include "pset.h"
 #include "util.h"
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	while (len) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
 
 static int cmp_mrow(const void *pa, const void *pb)
 {
@@ -201,27 +185,17 @@ int profile_write(const char *path, const struct pset *s, char *err, size_t errl
 		    : n ? s->cpu_ns / n : 0;
 	memcpy(buf, &h, sizeof h);
 
-	/* write beside the target, then rename over it: never a torn file */
-	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	int rc = -1;
-	if (fd < 0) {
-		snprintf(err, errlen, "cannot create '%s': %s", tmp, strerror(errno));
-	} else if (write_all(fd, buf, h.file_size) != 0 || fsync(fd) != 0) {
-		snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));
-	} else if (close(fd) != 0) {
-		fd = -1;
-		snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));
-	} else if ((fd = -1, rename(tmp, path) != 0)) {
-		snprintf(err, errlen, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
-	} else {
-		rc = 0;
+	/* outfile.h: beside the target, then renamed over it, never a torn
+	 * file; a device or FIFO is written in place */
+	struct outfile o;
+	int rc = outfile_open(&o, path, err, errlen);
+	if (rc == 0 && fwrite(buf, 1, h.file_size, o.fp) != h.file_size) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		outfile_abort(&o);
+		rc = -1;
+	} else if (rc == 0) {
+		rc = outfile_commit(&o, err, errlen);
 	}
-	if (fd >= 0)
-		close(fd);
-	if (rc != 0)
-		unlink(tmp);
-	free(tmp);
 	free(buf);
 	return rc;
 }

@@ -1,0 +1,88 @@
+# pct record -o SHARED/rec.pct lists only the profiles its own run wrote:
+# a FIFO named like a child's profile does not hang it; profiles planted
+# by user nobody (dated in the future), an old one of root's and one of an
+# unrelated root run are neither listed nor named in the suggested
+# `pct report` command; links planted at every name record and the
+# runtime use do not make root write through them; and an existing FILE
+# that is not a regular file is never moved to FILE.old.
+. "$(dirname "$0")/lib.sh"
+[ "$(id -u)" = 0 ] || skip "needs root, to plant files as nobody and run record as root"
+id nobody >/dev/null 2>&1 && getent group nogroup >/dev/null || skip "no user nobody or group nogroup"
+command -v setpriv >/dev/null && command -v perl >/dev/null || skip "needs setpriv and perl"
+asnobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+chmod 755 "$SCRATCH"
+mkdir log
+printf 'root-only secret\n' >victim
+chmod 600 victim
+cp victim victim.orig
+mkdir -m 1777 d
+check_victim() { cmp -s victim victim.orig || fail "$1: the root-only file changed"; }
+# set_start FILE NS: the header's start_time_ns (pct(5): offset 80); set_pids FILE PID PPID
+set_start() { perl -e 'open F, "+<", $ARGV[0] or die; seek F, 80, 0; print F pack("q<", $ARGV[1])' "$@"; }
+set_pids() { perl -e 'open F, "+<", $ARGV[0] or die; seek F, 36, 0; print F pack("L<", $ARGV[1]);
+	seek F, 60, 0; print F pack("L<", $ARGV[2])' "$@"; }
+future=$((($(date +%s) + 86400) * 1000000000))
+# record_in: the real run, bounded; the children's files are then those
+# of root's that are not planted
+record_in() { timeout 60 "$PCTBIN" record -o d/rec.pct "$PROGS/forkexec" >/dev/null 2>log/err; }
+suggested() { sed -n 's/^pct: report them together with `pct report \[--by=process\] \(.*\)`$/\1/p' log/err; }
+
+# 1. a FIFO named like a child's profile
+asnobody mkfifo -m 666 d/rec.77.pct
+record_in
+rc=$?
+[ $rc != 124 ] || fail "record hung on the FIFO d/rec.77.pct"
+[ $rc = 0 ] || fail "record failed: $(cat log/err)"
+grep -q "rec.77.pct" log/err && fail "the FIFO is listed: $(cat log/err)"
+[ -p d/rec.77.pct ] || fail "the FIFO was replaced"
+pass "a FIFO among the children's names: record finished"
+find d -mindepth 1 -delete
+
+# 2. planted profiles: nobody's, dated after the run started; root's from
+# an earlier run; root's from an unrelated run, dated after the start
+"$PCTBIN" record -o other.pct "$PROGS/selftime" 0.1 >/dev/null 2>&1 || fail "record other.pct"
+chmod 644 other.pct
+asnobody cp other.pct d/rec.1234.pct && set_start d/rec.1234.pct $future
+cp other.pct d/rec.555.pct
+cp other.pct d/rec.556.pct && set_start d/rec.556.pct $future && set_pids d/rec.556.pct 556 555
+# and links to the victim where record and the runtime may write:
+# FILE.old, FILE's stem + .PID.pct and .PID.1.pct, DIR/.pct-tmp.PID
+last=$(cat /proc/sys/kernel/ns_last_pid)
+asnobody perl -e '($v, $d, $lo, $hi) = @ARGV; symlink $v, "$d/rec.pct.old";
+	for $p ($lo .. $hi) { symlink $v, "$d/rec.$p.pct"; symlink $v, "$d/rec.$p.1.pct"; symlink $v, "$d/.pct-tmp.$p" }' \
+	"$SCRATCH/victim" d $((last + 1)) $((last + 400)) || fail "planting"
+record_in
+rc=$?
+[ $rc = 0 ] || fail "record with planted files: status $rc: $(cat log/err)"
+cat log/err
+check_victim "record with planted links"
+for f in rec.1234.pct rec.555.pct rec.556.pct; do
+	grep -q "$f" log/err && fail "the planted $f is listed: $(cat log/err)"
+done
+real=$(cd d && find . -maxdepth 1 -name 'rec.*.pct' -type f -user root ! -name rec.555.pct ! -name rec.556.pct -newer ../other.pct |
+	sed 's|^\./|d/|' | sort)
+[ "$(echo "$real" | wc -w)" = 2 ] || fail "expected the child's and the exec'd program's profiles: $(ls -l d | grep -v ' -> ')"
+want=$(printf '%s\n' d/rec.pct $real | sort)
+got=$(suggested | tr ' ' '\n' | sort)
+[ "$want" = "$got" ] || fail "the suggested command names
+$got
+instead of
+$want"
+"$PCTBIN" report $(suggested) | grep -q "3 files summed" || fail "the suggested command does not report"
+pass "planted profiles not listed; the suggested command names only $(echo $want)"
+find d -mindepth 1 -delete
+
+# 3. FILE itself planted: a link is neither followed, nor moved to FILE.old
+asnobody ln -s "$SCRATCH/victim" d/rec.pct
+timeout 60 "$PCTBIN" record -o d/rec.pct touch ran 2>log/err
+rc=$?
+check_victim "record -o a planted link"
+[ $rc = 1 ] && [ -L d/rec.pct ] && [ ! -e d/rec.pct.old ] && [ ! -e ran ] &&
+	grep -q "^pct: record: cannot create 'd/rec.pct': it exists and is a symbolic link" log/err ||
+	fail "record -o a planted link: status $rc, $(ls -l d), $(cat log/err)"
+rm d/rec.pct
+asnobody mkfifo -m 666 d/rec.pct
+timeout 60 "$PCTBIN" record -o d/rec.pct touch ran 2>log/err
+rc=$?
+[ $rc = 1 ] && [ -p d/rec.pct ] && [ ! -e ran ] || fail "record -o a planted FIFO: status $rc, $(ls -l d), $(cat log/err)"
+pass "record refuses a FILE that is a link or a FIFO"
