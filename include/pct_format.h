@@ -176,7 +176,10 @@ struct pct_header {
 	uint32_t stack_regs;           /* 292 registers in each record, DWARF numbers 0..stack_regs-1 */
 	uint32_t stack_bytes_max;      /* 296 most bytes of stack copied per sample */
 	uint32_t pad2;                 /* 300 zero */
-	uint64_t reserved[2];          /* 304 zero */
+	uint64_t session;              /* 304 $PCT_SESSION: the token `pct record` gives one run's
+					  process tree (16 hex digits), so that it lists only the
+					  files its own run wrote; 0 if none */
+	uint64_t reserved;             /* 312 zero */
 };                                     /* 320 */
 
 #define PCT_HEADER_MIN 256             /* header_size of a file without the stack fields */

@@ -198,6 +198,9 @@ PUBLIC int pct_on(void)
 	 * process writes the file named, and the processes under it write
 	 * NAME.PID.pct beside it */
 	const char *root = getenv("PCT_ROOT_PID");
+	const char *session = getenv("PCT_SESSION");
+	rt_g.session = session && strlen(session) == 16 && strspn(session, "0123456789abcdef") == 16
+			       ? strtoull(session, NULL, 16) : 0;
 	int derived = root && *root && strtol(root, NULL, 10) != (long)getpid();
 	if (rt_output_prepare(name, rt_g.slots_log2, derived) != 0)
 		goto fail;

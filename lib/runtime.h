@@ -97,6 +97,7 @@ struct rt {
 	_Atomic int sampling;          /* the handler records only while set */
 	_Atomic int table_ready;       /* the file exists and table points into it */
 	int quiet;                     /* $PCT_QUIET: no warnings */
+	uint64_t session;              /* $PCT_SESSION (header.session), 0 if unset */
 	atomic_flag module_lock;       /* held while appending a module record */
 	_Atomic int modules_pending;   /* the module table awaits its first full scan */
 	int argc;                      /* from the constructor, if trustworthy */

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -129,17 +130,27 @@ static int pread_all(int fd, char *buf, uint64_t len, uint64_t off)
 	return 0;
 }
 
+/* One run of record: the command's pid, when it started, and the token
+ * put in $PCT_SESSION that each of its processes copies into its
+ * profile's header. */
+struct run {
+	pid_t child;
+	int64_t started;               /* CLOCK_REALTIME, ns */
+	uint64_t session;
+};
+
 /*
- * Read path as a profile this run may have written: a regular file (never
- * a FIFO, which would block, nor through a symbolic link), owned by our
- * effective user, that started sampling no earlier than the run.  Returns
+ * Read path as a profile this run wrote: a regular file (never a FIFO,
+ * which would block, nor through a symbolic link), owned by our effective
+ * user, carrying the run's session token, that started sampling no
+ * earlier than the run.  Returns
  * 0, or -1 with the reason in why.  The name is in a directory others may
  * write to, so it is opened once (infile.h) and read through that
  * descriptor as profile_read() reads a name: the whole file, then the part
  * before the table again, so that a live file's module table covers every
  * sample of the table copy.
  */
-static int read_own(const char *path, int64_t started, struct profile *p, char *why, size_t whylen)
+static int read_own(const char *path, const struct run *run, struct profile *p, char *why, size_t whylen)
 {
 	struct stat st;
 	const char *reason;
@@ -162,8 +173,8 @@ static int read_own(const char *path, int64_t started, struct profile *p, char *
 		snprintf(why, whylen, "read failed or file shrank");
 	else if (profile_parse(path, buf, size, p, err, sizeof err) != 0)
 		snprintf(why, whylen, "%s", err);
-	else if (p->hdr.start_time_ns < started)
-		profile_free(p), snprintf(why, whylen, "written before this run");
+	else if (p->hdr.session != run->session || p->hdr.start_time_ns < run->started)
+		profile_free(p), snprintf(why, whylen, "written by another run");
 	else
 		rc = 0;
 	free(buf);
@@ -174,7 +185,7 @@ static int read_own(const char *path, int64_t started, struct profile *p, char *
 /* The summary line of FILE, the command's own profile: only if this run
  * wrote it (the command's pid, our user, started during the run).
  * Returns 1 if it did. */
-static int summarize(const char *file, const char *shown, const char *cmd, pid_t child, int64_t started)
+static int summarize(const char *file, const char *shown, const char *cmd, const struct run *run)
 {
 	struct profile p;
 	struct stat st;
@@ -182,16 +193,16 @@ static int summarize(const char *file, const char *shown, const char *cmd, pid_t
 
 	if (lstat(file, &st) != 0) {
 		fprintf(stderr, "pct: '%s' wrote no profile (a static program not linked with libpct, "
-				"a setuid one, or one that uses SIGPROF itself)\n", cmd);
+				"a setuid one, or one that took no sample)\n", cmd);
 		return 0;
 	}
-	if (read_own(file, started, &p, why, sizeof why) != 0) {
+	if (read_own(file, run, &p, why, sizeof why) != 0) {
 		warnx_("'%s' is not this run's profile (%s); ignored", shown, why);
 		return 0;
 	}
-	if (p.hdr.pid != (uint32_t)child) {
+	if (p.hdr.pid != (uint32_t)run->child) {
 		warnx_("'%s' was written by pid %u, not by the command (pid %d); ignored", shown, p.hdr.pid,
-		       (int)child);
+		       (int)run->child);
 		profile_free(&p);
 		return 0;
 	}
@@ -294,10 +305,9 @@ static int runtime_suffix(const char *s)
 
 struct child_file {
 	char *name;                    /* as the user would name it: FILE's stem as given + ".PID.pct" */
-	uint32_t pid, ppid;
+	uint32_t pid;
 	char *command;
 	uint64_t samples;
-	int linked;                    /* its pid chain leads to the command */
 };
 
 #define LIST_MAX 32                    /* files named one by one in the suggested command */
@@ -306,13 +316,10 @@ struct child_file {
  * The profiles of the processes forked or exec'd under the command: the
  * runtime names them FILE's stem + ".PID.pct" or ".PID.K.pct" when FILE
  * is taken.  Others may put files under such names too (FILE's directory
- * may be /tmp), so a file counts only if read_own() accepts it and its
- * pid chain leads to the command: its pid is the command's or another
- * listed process's (exec keeps the pid), or its parent's pid is.  A
- * process whose parent wrote no profile (a shell that used no CPU
- * between them) cannot be linked; such files are only counted.
+ * may be /tmp), so a file counts only if read_own() accepts it: ours,
+ * and carrying this run's session token.
  */
-static void list_tree(const char *file, const char *shown, int have_main, pid_t child, int64_t started)
+static void list_tree(const char *file, const char *shown, int have_main, const struct run *run)
 {
 	size_t len = strlen(file), slen = strlen(shown);
 	if (len > 4 && strcmp(file + len - 4, ".pct") == 0)
@@ -330,61 +337,39 @@ static void list_tree(const char *file, const char *shown, int have_main, pid_t 
 				continue;
 			struct profile p;
 			char why[512];
-			if (read_own(g.gl_pathv[i], started, &p, why, sizeof why) != 0) {
+			if (read_own(g.gl_pathv[i], run, &p, why, sizeof why) != 0) {
 				ignored++;
 				continue;
 			}
 			grow(&v, &cap, n + 1, sizeof *v);
-			v[n++] = (struct child_file){ xasprintf("%.*s.%s", (int)slen, shown, rest), p.hdr.pid, p.hdr.ppid,
-						      xstrdup(p.command), p.total + p.hdr.dropped, 0 };
+			v[n++] = (struct child_file){ xasprintf("%.*s.%s", (int)slen, shown, rest), p.hdr.pid,
+						      xstrdup(p.command), p.total + p.hdr.dropped };
 			profile_free(&p);
 		}
 		globfree(&g);
 	}
 	free(pattern);
 
-	/* link to a fixpoint: the known pids start with the command's */
-	uint32_t *known = xmalloc((n + 1) * sizeof *known);
-	size_t nknown = 0, linked = 0;
-	known[nknown++] = (uint32_t)child;
-	for (int changed = 1; changed;) {
-		changed = 0;
-		for (size_t i = 0; i < n; i++) {
-			if (v[i].linked)
-				continue;
-			for (size_t k = 0; k < nknown && !v[i].linked; k++)
-				v[i].linked = v[i].pid == known[k] || v[i].ppid == known[k];
-			if (v[i].linked) {
-				known[nknown++] = v[i].pid;
-				linked++;
-				changed = 1;
-			}
-		}
-	}
-	free(known);
-
-	if (linked)
+	if (n)
 		fprintf(stderr, "pct: the processes it started wrote:\n");
-	for (size_t i = 0; i < n; i++)
-		if (v[i].linked) {
-			fputs("pct:   '", stderr);
-			esc_fputs(v[i].name, stderr);
-			fprintf(stderr, "': pid %u (", v[i].pid);
-			esc_fputs(v[i].command, stderr);
-			fprintf(stderr, "), %llu samples\n", (unsigned long long)v[i].samples);
-		}
-	if (linked) {
+	for (size_t i = 0; i < n; i++) {
+		fputs("pct:   '", stderr);
+		esc_fputs(v[i].name, stderr);
+		fprintf(stderr, "': pid %u (", v[i].pid);
+		esc_fputs(v[i].command, stderr);
+		fprintf(stderr, "), %llu samples\n", (unsigned long long)v[i].samples);
+	}
+	if (n) {
 		fputs("pct: report them together with `pct report [--by=process]", stderr);
 		if (have_main) {
 			fputc(' ', stderr);
 			put_word(shown, stderr);
 		}
-		if (linked <= LIST_MAX) {
-			for (size_t i = 0; i < n; i++)
-				if (v[i].linked) {
-					fputc(' ', stderr);
-					put_word(v[i].name, stderr);
-				}
+		if (n <= LIST_MAX) {
+			for (size_t i = 0; i < n; i++) {
+				fputc(' ', stderr);
+				put_word(v[i].name, stderr);
+			}
 			fputs("`\n", stderr);
 		} else {
 			char *glob_word = xasprintf("%.*s.", (int)slen, shown);
@@ -392,18 +377,14 @@ static void list_tree(const char *file, const char *shown, int have_main, pid_t 
 			put_word(glob_word, stderr);
 			fputs("*.pct`\n", stderr);
 			fprintf(stderr, "pct: (%zu files: the glob also matches any file someone else puts there; "
-					"check with `ls -l` first)\n", linked);
+					"check with `ls -l` first)\n", n);
 			free(glob_word);
 		}
 	}
-	if (n > linked)
-		fprintf(stderr, "pct: %zu more profile%s of yours, named like these and written during the run, "
-				"%s not linked to the command by parent pid (a process whose parent wrote no "
-				"profile, or another run): not listed\n", n - linked, n - linked == 1 ? "" : "s",
-			n - linked == 1 ? "is" : "are");
 	if (ignored)
 		fprintf(stderr, "pct: ignored %zu file%s named like the processes' profiles that this run did not "
-				"write (another user's, older, or not a profile)\n", ignored, ignored == 1 ? "" : "s");
+				"write (another user's, another run's, or not a profile)\n", ignored,
+			ignored == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++) {
 		free(v[i].name);
 		free(v[i].command);
@@ -495,7 +476,11 @@ int cmd_record(int argc, char **argv)
 
 	struct timespec t0;
 	clock_gettime(CLOCK_REALTIME, &t0);
-	int64_t started = (int64_t)t0.tv_sec * 1000000000 + t0.tv_nsec;
+	struct run run = { .started = (int64_t)t0.tv_sec * 1000000000 + t0.tv_nsec };
+	if (getrandom(&run.session, sizeof run.session, 0) != (ssize_t)sizeof run.session || run.session == 0)
+		die("record: cannot draw a session token: %s", strerror(errno));
+	char session[17];
+	snprintf(session, sizeof session, "%016llx", (unsigned long long)run.session);
 	move_old(file, shown);
 	const char *pre = getenv("LD_PRELOAD");
 	char *preload = pre && *pre ? xasprintf("%s:%s", lib, pre) : xstrdup(lib);
@@ -517,7 +502,7 @@ int cmd_record(int argc, char **argv)
 		char root[24];
 		snprintf(root, sizeof root, "%d", (int)getpid());
 		if (setenv("PCT", file, 1) != 0 || setenv("LD_PRELOAD", preload, 1) != 0 ||
-		    setenv("PCT_ROOT_PID", root, 1) != 0 ||
+		    setenv("PCT_ROOT_PID", root, 1) != 0 || setenv("PCT_SESSION", session, 1) != 0 ||
 		    (hz && setenv("PCT_HZ", hz, 1) != 0) || (event && setenv("PCT_EVENT", event, 1) != 0) ||
 		    (period && setenv("PCT_PERIOD", period, 1) != 0) ||
 		    (stack && setenv("PCT_STACK_BYTES", stack, 1) != 0))
@@ -526,6 +511,7 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "pct: cannot run '%s': %s\n", cmd[0], strerror(errno));
 		_exit(errno == ENOENT ? 127 : 126);
 	}
+	run.child = pid;
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
@@ -537,8 +523,8 @@ int cmd_record(int argc, char **argv)
 	int have_main = 0;
 	if (!(WIFEXITED(status) && (WEXITSTATUS(status) == 127 || WEXITSTATUS(status) == 126) &&
 	      lstat(file, &st) != 0))
-		have_main = summarize(file, shown, cmd[0], pid, started);
-	list_tree(file, shown, have_main, pid, started);
+		have_main = summarize(file, shown, cmd[0], &run);
+	list_tree(file, shown, have_main, &run);
 	free(preload);
 	free(shown);
 	free(file);

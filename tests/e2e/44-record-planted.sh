@@ -1,7 +1,7 @@
 # pct record -o SHARED/rec.pct lists only the profiles its own run wrote:
 # a FIFO named like a child's profile does not hang it; profiles planted
 # by user nobody (dated in the future), an old one of root's and one of an
-# unrelated root run are neither listed nor named in the suggested
+# unrelated root run (another session token) are neither listed nor named in the suggested
 # `pct report` command; links planted at every name record and the
 # runtime use do not make root write through them; and an existing FILE
 # that is not a regular file is never moved to FILE.old.
@@ -86,3 +86,15 @@ timeout 60 "$PCTBIN" record -o d/rec.pct touch ran 2>log/err
 rc=$?
 [ $rc = 1 ] && [ -p d/rec.pct ] && [ ! -e ran ] || fail "record -o a planted FIFO: status $rc, $(ls -l d), $(cat log/err)"
 pass "record refuses a FILE that is a link or a FIFO"
+
+# 4. a process whose parent wrote no profile (two shells that take no
+# sample between the command and it) is still this run's, and listed
+mkdir tree
+timeout 60 "$PCTBIN" record -o tree/t.pct sh -c "sh -c '$PROGS/selftime 0.3 >/dev/null; true'; true" 2>log/err ||
+	fail "record of a shell tree: $(cat log/err)"
+f=$(ls tree | grep -v '^t\.pct$')
+[ "$(echo "$f" | wc -w)" = 1 ] || fail "expected one child profile in tree/: $(ls -l tree)"
+grep -q "'tree/$f': pid [0-9]* (selftime)" log/err || fail "the grandchild's profile is not listed: $(cat log/err)"
+[ "$(suggested)" = "tree/$f" ] || fail "the suggested command names '$(suggested)', not tree/$f"
+pass "a grandchild under processes that took no sample is listed by its session token"
+
