@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "infile.h"
 #include "source.h"
 #include "util.h"
 
@@ -23,15 +24,12 @@ void source_add_dir(const char *dir)
 
 static char *slurp(const char *path, size_t *len)
 {
-	/* only regular files: a source path from a profile may name a FIFO */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	struct stat sb;
+	/* only regular files: a source path from a profile may name a FIFO
+	 * or a device, which must not even be opened */
+	const char *why;
+	int fd = infile_open(path, 0, NULL, &why);
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return NULL;
-	}
 	FILE *f = fdopen(fd, "r");
 	if (f == NULL) {
 		close(fd);
