@@ -34,7 +34,8 @@ struct asked {
 static struct asked *asked;
 static size_t nasked, capasked;
 static debuginfod_client *client;
-static double budget = -1;             /* seconds left for debuginfod; < 0: not read yet */
+static double budget;                  /* seconds left for debuginfod */
+static int budget_read;                /* budget was set from the environment */
 static double deadline;                /* CLOCK_MONOTONIC at which the query under way gives up */
 
 static double now(void)
@@ -118,6 +119,17 @@ static int progress(debuginfod_client *c, long a, long b)
 	return now() >= deadline;      /* nonzero: give up */
 }
 
+/* The answers are kept for the whole run (symtab_free_all may come
+ * between two lookups of a build-id): released at exit. */
+static void debuginfo_end(void)
+{
+	for (size_t i = 0; i < nasked; i++)
+		free(asked[i].path);
+	free(asked);
+	if (client)
+		debuginfod_end(client);
+}
+
 /* debuginfod's file for id, asked at most once per run and within the
  * run's budget of waiting. */
 static int ask_debuginfod(const uint8_t *id, size_t len, char **name)
@@ -133,7 +145,9 @@ static int ask_debuginfod(const uint8_t *id, size_t len, char **name)
 			*name = xstrdup(a->path);
 		return fd;
 	}
-	if (budget < 0) {
+	if (!budget_read) {
+		budget_read = 1;
+		atexit(debuginfo_end);
 		const char *s = getenv("PCT_DEBUGINFOD_TIMEOUT");
 		char *end;
 		budget = s && *s ? strtod(s, &end) : DEBUGINFO_TIMEOUT_DEFAULT;
@@ -279,15 +293,3 @@ const Dwfl_Callbacks debuginfo_callbacks = {
 	.find_debuginfo = find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 };
-
-void debuginfo_free_all(void)
-{
-	for (size_t i = 0; i < nasked; i++)
-		free(asked[i].path);
-	free(asked);
-	asked = NULL;
-	nasked = capasked = 0;
-	if (client)
-		debuginfod_end(client);
-	client = NULL;
-}

@@ -31,7 +31,4 @@
  * above.  */
 extern const Dwfl_Callbacks debuginfo_callbacks;
 
-/* Release the debuginfod client and the run's cache. */
-void debuginfo_free_all(void);
-
 #endif

@@ -702,5 +702,4 @@ void symtab_free_all(void)
 	free(cache);
 	cache = NULL;
 	ncache = capcache = 0;
-	debuginfo_free_all();
 }
