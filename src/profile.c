@@ -150,6 +150,16 @@ static int check_header(const struct pct_header *h, uint64_t size, const char *f
 			    (unsigned long long)h->table_slots, (unsigned long long)h->table_offset);
 	if (!in_file(h->cmdline_offset, h->cmdline_len, h->strings_used))
 		return fail(err, errlen, file, "command line lies outside the string pool");
+	if (h->cmdline_len > PROFILE_CMDLINE_MAX)
+		return fail(err, errlen, file, "command line of %u bytes, longer than the limit of %u", h->cmdline_len,
+			    PROFILE_CMDLINE_MAX);
+	/* the pool holds the module paths and the command line, no more:
+	 * a larger claim would only make a reader allocate for nothing */
+	uint64_t pool_max = (uint64_t)h->modules_max * (PCT_PATH_MAX + 1) + h->cmdline_len;
+	if (h->strings_used > pool_max)
+		return fail(err, errlen, file, "string pool of %llu bytes in use, more than %u module paths and "
+			    "the command line can fill (%llu)", (unsigned long long)h->strings_used, h->modules_max,
+			    (unsigned long long)pool_max);
 	if (h->cpu_last_ns < h->cpu_start_ns)
 		return fail(err, errlen, file, "CPU time at the last sample precedes the start");
 	return 0;
@@ -303,12 +313,15 @@ static int stacks_fetch(struct profile *p, struct stack_src *s, uint64_t n)
  * with the table. */
 static int stacks_prefetch(struct profile *p, struct stack_src *s)
 {
+	const struct pct_header *h = &p->hdr;
+	uint64_t most = sizeof(struct pct_stack) + 8 * (uint64_t)h->stack_regs +
+			(((uint64_t)h->stack_bytes_max + 7) & ~UINT64_C(7));  /* a record's largest size */
 	for (uint64_t off = 0; off + sizeof(struct pct_stack) <= s->used;) {
 		uint32_t size;
 		if (stacks_fetch(p, s, off + sizeof(struct pct_stack)) != 0)
 			return -1;
 		memcpy(&size, p->stackdata + off, sizeof size);
-		if (size == 0 || size % 8 != 0 || size > s->used - off)
+		if (size == 0 || size % 8 != 0 || size > s->used - off || size > most)
 			break;
 		if (stacks_fetch(p, s, off + size) != 0)
 			return -1;
@@ -325,6 +338,7 @@ static int read_stacks(struct profile *p, struct stack_src *src, const char *fil
 	const struct pct_header *h = &p->hdr;
 	uint64_t used = src->used;
 	uint64_t head = sizeof(struct pct_stack) + 8 * (uint64_t)h->stack_regs;
+	uint64_t stack_max = ((uint64_t)h->stack_bytes_max + 7) & ~UINT64_C(7);
 	size_t cap = 0;
 
 	if (h->stacks_offset == 0 || used == 0)
@@ -337,7 +351,7 @@ static int read_stacks(struct profile *p, struct stack_src *src, const char *fil
 		memcpy(&r, p->stackdata + off, sizeof r);
 		if (r.size == 0)
 			break;
-		if (r.size % 8 != 0 || r.size < head || r.size > used - off ||
+		if (r.size % 8 != 0 || r.size < head || r.size > used - off || r.size - head > stack_max ||
 		    r.stack_len > r.size - head)
 			return fail(err, errlen, file, "stack record at byte %llu of the stack region has a bad "
 				    "size (%u bytes, %u of stack)", (unsigned long long)off, r.size, r.stack_len);
@@ -541,6 +555,7 @@ int profile_read(const char *file, struct profile *p, char *err, size_t errlen)
 	if (read_header(fd, size, &h, file, err, errlen) != 0)
 		goto out;
 	p->file = xstrdup(file);
+	p->hdr = h;
 	r.stacks.fd = fd;
 	r.stacks.off = h.stacks_offset;
 	r.stacks.used = h.stacks_offset ? stacks_used(&h) : 0;

@@ -76,6 +76,19 @@ sed -i "s/file=big.pct/file=small.pct/" big.tsv
 cmp -s small.tsv big.tsv || fail "big.pct reads differently: $(diff small.tsv big.tsv)"
 [ "$e" -lt 5000 ] || fail "a 10 GiB profile with a sparse table took $e ms"
 [ "$(tail -1 rss)" -lt 100000 ] || fail "a 10 GiB profile with a sparse table took $(tail -1 rss) KB"
+# ... and one whose string pool claims 8 GiB: refused from its header
+python3 - big.pct <<'EOF' || fail "patching big.pct"
+import struct, sys
+f = open(sys.argv[1], 'r+b')
+f.seek(120); f.write(struct.pack('<QQ', 8 << 30, 8 << 30))
+EOF
+s=$(date +%s%N)
+/usr/bin/time -f %M -o rss $T 20 "$PCTBIN" dump big.pct >/dev/null 2>err
+st=$?
+e=$(( ($(date +%s%N) - s) / 1000000 ))
+[ $st = 1 ] && grep -q "'big.pct': string pool" err || fail "a pool of 8 GiB: status $st: $(cat err)"
+[ "$e" -lt 5000 ] || fail "a pool of 8 GiB took $e ms to refuse"
+[ "$(tail -1 rss)" -lt 100000 ] || fail "a pool of 8 GiB took $(tail -1 rss) KB"
 rm -f sparse.pct big.pct
 
 # 3. A profile naming a FIFO (with a writer waiting to see it opened), a
