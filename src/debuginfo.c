@@ -157,6 +157,9 @@ static int ask_debuginfod(const uint8_t *id, size_t len, char **name)
 	const char *urls = getenv("DEBUGINFOD_URLS");
 	if (budget <= 0 || urls == NULL || *urls == '\0')
 		return -1;
+	/* libdebuginfod retries a failed query twice by default: one request
+	 * per build-id is what we promise, unless the user asked otherwise */
+	setenv(DEBUGINFOD_RETRY_LIMIT_ENV_VAR, "0", 0);
 	if (client == NULL && (client = debuginfod_begin()) == NULL)
 		return -1;
 	debuginfod_set_progressfn(client, progress);
