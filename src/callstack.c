@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "callstack.h"
+#include "debuginfo.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -26,12 +27,6 @@ struct unwinder {
 	const struct profile_stack *cur;
 	uint64_t pcs[CALLSTACK_MAX_FRAMES];
 	size_t n;
-};
-
-static const Dwfl_Callbacks dwfl_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
 };
 
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_arg)
@@ -100,7 +95,7 @@ static int frame_cb(Dwfl_Frame *frame, void *arg)
 static Dwfl *unwinder_dwfl(struct unwinder *u, const struct pset *s, size_t prof)
 {
 	const struct profile *p = &s->profiles[prof];
-	Dwfl *dwfl = dwfl_begin(&dwfl_callbacks);
+	Dwfl *dwfl = dwfl_begin(&debuginfo_callbacks);
 	size_t reported = 0;
 	if (dwfl == NULL)
 		return NULL;

@@ -1,11 +1,20 @@
 /*
  * profile.c - read and validate a pct profile file (pct(5)).
  *
- * The whole file is read into memory with read(2), then the header, the
- * module records and the string pool are read again.  The runtime
- * publishes a module before it counts any sample against it, so the second
- * read sees every module that the (older) table copy can refer to: a live
- * file gives a consistent snapshot, never a torn header.
+ * The file is named by someone else, so nothing in it is trusted before it
+ * is checked: it is opened only if it is a regular file (infile_open), the
+ * header is read and checked against the file's size first, and then only
+ * the regions the header describes are read, each bounded by it.  The
+ * sample table is read in chunks, skipping holes (SEEK_DATA), and only its
+ * used slots are kept; stack records are read one by one up to the first
+ * empty one.  A sparse file claiming to be huge therefore costs neither
+ * time nor memory.
+ *
+ * The table and the stacks are read first, then the header, the module
+ * records, the string pool and the thread table are read again.  The
+ * runtime publishes a module before it counts any sample against it, so
+ * the second read sees every module that the (older) table copy can refer
+ * to: a live file gives a consistent snapshot, never a torn header.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "infile.h"
 #include "profile.h"
 #include "util.h"
 
@@ -38,6 +48,8 @@ static int read_all(int fd, void *buf, size_t len, off_t off)
 		ssize_t r = pread(fd, (char *)buf + done, len - done, off + (off_t)done);
 		if (r < 0 && errno == EINTR)
 			continue;
+		if (r == 0)
+			errno = 0;  /* the file is shorter than it said */
 		if (r <= 0)
 			return -1;
 		done += (size_t)r;
@@ -138,6 +150,16 @@ static int check_header(const struct pct_header *h, uint64_t size, const char *f
 			    (unsigned long long)h->table_slots, (unsigned long long)h->table_offset);
 	if (!in_file(h->cmdline_offset, h->cmdline_len, h->strings_used))
 		return fail(err, errlen, file, "command line lies outside the string pool");
+	if (h->cmdline_len > PROFILE_CMDLINE_MAX)
+		return fail(err, errlen, file, "command line of %u bytes, longer than the limit of %u", h->cmdline_len,
+			    PROFILE_CMDLINE_MAX);
+	/* the pool holds the module paths and the command line, no more:
+	 * a larger claim would only make a reader allocate for nothing */
+	uint64_t pool_max = (uint64_t)h->modules_max * (PCT_PATH_MAX + 1) + h->cmdline_len;
+	if (h->strings_used > pool_max)
+		return fail(err, errlen, file, "string pool of %llu bytes in use, more than %u module paths and "
+			    "the command line can fill (%llu)", (unsigned long long)h->strings_used, h->modules_max,
+			    (unsigned long long)pool_max);
 	if (h->cpu_last_ns < h->cpu_start_ns)
 		return fail(err, errlen, file, "CPU time at the last sample precedes the start");
 	return 0;
@@ -205,27 +227,34 @@ static void read_threads(struct profile *p, const struct pct_thread *t)
 	}
 }
 
-static int read_table(struct profile *p, const struct pct_entry *e, const char *file, char *err, size_t errlen)
+/* One used slot of the sample table, and where it was. */
+struct slot {
+	uint64_t index;
+	struct pct_entry e;
+};
+
+static int read_table(struct profile *p, const struct slot *slots, size_t n, const char *file, char *err,
+		      size_t errlen)
 {
 	size_t cap = 0;
 
-	for (uint64_t i = 0; i < p->hdr.table_slots; i++) {
-		if (e[i].key == 0 || e[i].key == PCT_KEY_BUSY || e[i].count == 0)
-			continue;
-		uint32_t mod = (uint32_t)(e[i].key >> PCT_KEY_MODULE_SHIFT);
-		struct profile_sample s = { .offset = e[i].key & PCT_KEY_OFFSET_MASK, .count = e[i].count };
-		uint64_t thread = e[i].ctx & PCT_CTX_THREAD_MASK;
-		if ((e[i].ctx & ~(uint64_t)PCT_CTX_THREAD_MASK) != 0 || thread > p->nthreads ||
+	for (size_t k = 0; k < n; k++) {
+		const struct pct_entry *e = &slots[k].e;
+		unsigned long long i = (unsigned long long)slots[k].index;
+		uint32_t mod = (uint32_t)(e->key >> PCT_KEY_MODULE_SHIFT);
+		struct profile_sample s = { .offset = e->key & PCT_KEY_OFFSET_MASK, .count = e->count };
+		uint64_t thread = e->ctx & PCT_CTX_THREAD_MASK;
+		if ((e->ctx & ~(uint64_t)PCT_CTX_THREAD_MASK) != 0 || thread > p->nthreads ||
 		    (thread && p->threads[thread - 1].tid == 0))
-			return fail(err, errlen, file, "sample slot %llu has a bad context 0x%llx",
-				    (unsigned long long)i, (unsigned long long)e[i].ctx);
+			return fail(err, errlen, file, "sample slot %llu has a bad context 0x%llx", i,
+				    (unsigned long long)e->ctx);
 		s.thread = (uint32_t)thread;
 		if (mod == PCT_KEY_UNKNOWN_MODULE) {
 			s.module = PROFILE_NO_MODULE;
 			resolve_late(p, &s);
 		} else if (mod == 0 || mod > p->nmodules) {
-			return fail(err, errlen, file, "sample slot %llu refers to module %u of %zu",
-				    (unsigned long long)i, mod - 1, p->nmodules);
+			return fail(err, errlen, file, "sample slot %llu refers to module %u of %zu", i, mod - 1,
+				    p->nmodules);
 		} else {
 			s.module = mod - 1;
 		}
@@ -238,28 +267,97 @@ static int read_table(struct profile *p, const struct pct_entry *e, const char *
 	return 0;
 }
 
-/* The stack records (pct_format.h): copied out, so that they outlive the
- * file's buffer; each is checked against the region and the thread table. */
-static int read_stacks(struct profile *p, const char *buf, const char *file, char *err, size_t errlen)
+static int slot_used(const struct pct_entry *e)
+{
+	return e->key != 0 && e->key != PCT_KEY_BUSY && e->count != 0;
+}
+
+/*
+ * Where the stack region's bytes come from: a profile in memory (mem), or
+ * a file (fd), read as far as the records go.  stackdata holds the first
+ * have bytes of the region.
+ */
+struct stack_src {
+	const char *mem;
+	int fd;
+	uint64_t off, used;
+	uint64_t have, cap;
+};
+
+/* Make the first n (<= used) bytes of the region readable in stackdata. */
+static int stacks_fetch(struct profile *p, struct stack_src *s, uint64_t n)
+{
+	if (n <= s->have)
+		return 0;
+	if (s->mem) {
+		p->stackdata = xmalloc(s->used);
+		memcpy(p->stackdata, s->mem, s->used);
+		s->have = s->cap = s->used;
+		return 0;
+	}
+	uint64_t want = n - s->have < (1u << 20) ? s->have + (1u << 20) : n;  /* 1 MiB at least */
+	if (want > s->used)
+		want = s->used;
+	if (want > s->cap) {
+		p->stackdata = xrealloc(p->stackdata, want);
+		s->cap = want;
+	}
+	if (read_all(s->fd, p->stackdata + s->have, want - s->have, (off_t)(s->off + s->have)) != 0)
+		return -1;
+	s->have = want;
+	return 0;
+}
+
+/* Read the stack records of a file up to the first empty or malformed
+ * one, without checking them yet: they are part of the older copy, read
+ * with the table. */
+static int stacks_prefetch(struct profile *p, struct stack_src *s)
 {
 	const struct pct_header *h = &p->hdr;
-	uint64_t used = h->stacks_used < h->stacks_size ? h->stacks_used : h->stacks_size;
+	uint64_t most = sizeof(struct pct_stack) + 8 * (uint64_t)h->stack_regs +
+			(((uint64_t)h->stack_bytes_max + 7) & ~UINT64_C(7));  /* a record's largest size */
+	for (uint64_t off = 0; off + sizeof(struct pct_stack) <= s->used;) {
+		uint32_t size;
+		if (stacks_fetch(p, s, off + sizeof(struct pct_stack)) != 0)
+			return -1;
+		memcpy(&size, p->stackdata + off, sizeof size);
+		if (size == 0 || size % 8 != 0 || size > s->used - off || size > most)
+			break;
+		if (stacks_fetch(p, s, off + size) != 0)
+			return -1;
+		off += size;
+	}
+	return 0;
+}
+
+/* The stack records (pct_format.h): copied out, so that they outlive the
+ * file's buffer; each is checked against the region and the thread table.
+ * Only the records up to the first empty one are read. */
+static int read_stacks(struct profile *p, struct stack_src *src, const char *file, char *err, size_t errlen)
+{
+	const struct pct_header *h = &p->hdr;
+	uint64_t used = src->used;
 	uint64_t head = sizeof(struct pct_stack) + 8 * (uint64_t)h->stack_regs;
+	uint64_t stack_max = ((uint64_t)h->stack_bytes_max + 7) & ~UINT64_C(7);
 	size_t cap = 0;
 
 	if (h->stacks_offset == 0 || used == 0)
 		return 0;
-	p->stackdata = xmalloc(used);
-	memcpy(p->stackdata, buf + h->stacks_offset, used);
 	for (uint64_t off = 0; off + sizeof(struct pct_stack) <= used;) {
 		struct pct_stack r;
+		if (stacks_fetch(p, src, off + sizeof r) != 0)
+			return fail(err, errlen, file, "cannot read the stack region: %s",
+				    errno ? strerror(errno) : "file shrank");
 		memcpy(&r, p->stackdata + off, sizeof r);
 		if (r.size == 0)
 			break;
-		if (r.size % 8 != 0 || r.size < head || r.size > used - off ||
+		if (r.size % 8 != 0 || r.size < head || r.size > used - off || r.size - head > stack_max ||
 		    r.stack_len > r.size - head)
 			return fail(err, errlen, file, "stack record at byte %llu of the stack region has a bad "
 				    "size (%u bytes, %u of stack)", (unsigned long long)off, r.size, r.stack_len);
+		if (stacks_fetch(p, src, off + r.size) != 0)
+			return fail(err, errlen, file, "cannot read the stack region: %s",
+				    errno ? strerror(errno) : "file shrank");
 		uint32_t thread = r.ctx & PCT_CTX_THREAD_MASK;
 		if ((r.ctx & PCT_STACK_DONE) && r.weight > 0) {
 			if (thread > p->nthreads || (thread && p->threads[thread - 1].tid == 0))
@@ -270,35 +368,44 @@ static int read_stacks(struct profile *p, const char *buf, const char *file, cha
 			ps->thread = thread;
 			ps->weight = r.weight;
 			ps->sp = r.sp;
-			ps->regs = (const uint64_t *)(p->stackdata + off + sizeof r);
-			ps->stack = (const uint8_t *)(p->stackdata + off + head);
+			ps->regs = (const uint64_t *)(uintptr_t)(off + sizeof r);  /* offsets until the end */
+			ps->stack = (const uint8_t *)(uintptr_t)(off + head);
 			ps->stack_len = r.stack_len;
 		}
 		off += r.size;
 	}
+	for (size_t i = 0; i < p->nstacks; i++) {  /* stackdata no longer moves */
+		p->stacks[i].regs = (const uint64_t *)(p->stackdata + (uintptr_t)p->stacks[i].regs);
+		p->stacks[i].stack = (const uint8_t *)(p->stackdata + (uintptr_t)p->stacks[i].stack);
+	}
 	return 0;
 }
 
-int profile_parse(const char *name, const void *data, size_t size, struct profile *p, char *err, size_t errlen)
-{
-	const char *buf = data;
+/* The parts of a profile, wherever they were read from. */
+struct parts {
+	const struct pct_module *modules;  /* modules_count records */
+	const char *pool;                  /* strings_used bytes */
+	const struct pct_thread *threads;  /* threads_max records */
+	const struct slot *slots;          /* the table's used slots */
+	size_t nslots;
+	struct stack_src stacks;
+};
 
-	memset(p, 0, sizeof *p);
-	p->file = xstrdup(name);
-	if (size < PCT_HEADER_MIN) {
-		fail(err, errlen, name, "only %zu bytes: too short for a pct header (%d)", size, PCT_HEADER_MIN);
-		goto bad;
-	}
-	copy_header(&p->hdr, buf, size);
-	if (check_header(&p->hdr, size, name, err, errlen) != 0)
-		goto bad;
-	const char *pool = buf + p->hdr.strings_offset;
-	if (read_modules(p, pool, name, err, errlen, (const struct pct_module *)(buf + p->hdr.modules_offset)) != 0)
-		goto bad;
-	read_threads(p, (const struct pct_thread *)(buf + p->hdr.threads_offset));
-	if (read_table(p, (const struct pct_entry *)(buf + p->hdr.table_offset), name, err, errlen) != 0 ||
-	    read_stacks(p, buf, name, err, errlen) != 0)
-		goto bad;
+static uint64_t stacks_used(const struct pct_header *h)
+{
+	return h->stacks_used < h->stacks_size ? h->stacks_used : h->stacks_size;
+}
+
+/* p->hdr is checked; build the rest of p from the parts. */
+static int assemble(struct profile *p, struct parts *r, const char *name, char *err, size_t errlen)
+{
+	const char *pool = r->pool;
+	if (read_modules(p, pool, name, err, errlen, r->modules) != 0)
+		return -1;
+	read_threads(p, r->threads);
+	if (read_table(p, r->slots, r->nslots, name, err, errlen) != 0 ||
+	    read_stacks(p, &r->stacks, name, err, errlen) != 0)
+		return -1;
 	p->cmdline = xmalloc(p->hdr.cmdline_len + 1);
 	memcpy(p->cmdline, pool + p->hdr.cmdline_offset, p->hdr.cmdline_len);
 	p->cmdline[p->hdr.cmdline_len] = '\0';
@@ -317,57 +424,176 @@ int profile_parse(const char *name, const void *data, size_t size, struct profil
 		p->cpu_ns = __builtin_mul_overflow(n, p->hdr.period_requested_ns, &cover) ? UINT64_MAX : cover;
 	}
 	return 0;
+}
+
+int profile_parse(const char *name, const void *data, size_t size, struct profile *p, char *err, size_t errlen)
+{
+	const char *buf = data;
+	struct parts r = { .stacks.fd = -1 };
+	size_t cap = 0;
+	struct slot *slots = NULL;
+
+	memset(p, 0, sizeof *p);
+	p->file = xstrdup(name);
+	if (size < PCT_HEADER_MIN) {
+		fail(err, errlen, name, "only %zu bytes: too short for a pct header (%d)", size, PCT_HEADER_MIN);
+		goto bad;
+	}
+	copy_header(&p->hdr, buf, size);
+	if (check_header(&p->hdr, size, name, err, errlen) != 0)
+		goto bad;
+	const struct pct_entry *e = (const struct pct_entry *)(buf + p->hdr.table_offset);
+	for (uint64_t i = 0; i < p->hdr.table_slots; i++)
+		if (slot_used(&e[i])) {
+			grow(&slots, &cap, r.nslots + 1, sizeof *slots);
+			slots[r.nslots++] = (struct slot){ i, e[i] };
+		}
+	r.modules = (const struct pct_module *)(buf + p->hdr.modules_offset);
+	r.pool = buf + p->hdr.strings_offset;
+	r.threads = (const struct pct_thread *)(buf + p->hdr.threads_offset);
+	r.slots = slots;
+	r.stacks.mem = buf + p->hdr.stacks_offset;
+	r.stacks.used = stacks_used(&p->hdr);
+	if (assemble(p, &r, name, err, errlen) != 0)
+		goto bad;
+	free(slots);
+	return 0;
 bad:
+	free(slots);
 	profile_free(p);
 	return -1;
+}
+
+/* Read the header of the file at fd (size bytes) into h and check it. */
+static int read_header(int fd, uint64_t size, struct pct_header *h, const char *file, char *err, size_t errlen)
+{
+	char buf[sizeof *h];
+	size_t n = size < sizeof buf ? (size_t)size : sizeof buf;
+	if (read_all(fd, buf, n, 0) != 0)
+		return fail(err, errlen, file, "cannot read the header: %s", errno ? strerror(errno) : "file shrank");
+	copy_header(h, buf, n);
+	return check_header(h, size, file, err, errlen);
+}
+
+/* The used slots of the sample table of the file at fd, read in chunks of
+ * 1 MiB; holes (SEEK_DATA) are empty slots and are not read. */
+static int read_slots(int fd, const struct pct_header *h, struct slot **slots, size_t *n, const char *file,
+		      char *err, size_t errlen)
+{
+	enum { CHUNK = 43690 };  /* entries: just under 1 MiB */
+	struct pct_entry *e = xmalloc(CHUNK * sizeof *e);
+	uint64_t es = sizeof *e, base = h->table_offset, end = h->table_slots;
+	size_t cap = 0;
+	int rc = -1;
+
+	*n = 0;
+	for (uint64_t i = 0; i < end;) {
+		off_t at = (off_t)(base + i * es);
+		off_t data = lseek(fd, at, SEEK_DATA);
+		if (data < 0 && errno == ENXIO)
+			break;                       /* a hole up to the end of the file */
+		if (data > at) {
+			uint64_t skip = ((uint64_t)data - base) / es;  /* whole empty slots */
+			if (skip > i)
+				i = skip;
+			if (i >= end)
+				break;
+		}
+		uint64_t k = end - i < CHUNK ? end - i : CHUNK;
+		if (read_all(fd, e, k * es, (off_t)(base + i * es)) != 0) {
+			fail(err, errlen, file, "cannot read the sample table: %s",
+			     errno ? strerror(errno) : "file shrank");
+			goto out;
+		}
+		for (uint64_t j = 0; j < k; j++)
+			if (slot_used(&e[j])) {
+				grow(slots, &cap, *n + 1, sizeof **slots);
+				(*slots)[(*n)++] = (struct slot){ i + j, e[j] };
+			}
+		i += k;
+	}
+	rc = 0;
+out:
+	free(e);
+	return rc;
+}
+
+/* len bytes at off of the file at fd, in a new buffer (never more than the
+ * header's checked bounds ask for). */
+static void *read_region(int fd, uint64_t off, uint64_t len, const char *what, const char *file, char *err,
+			 size_t errlen)
+{
+	char *b = xmalloc(len ? len : 1);
+	if (read_all(fd, b, len, (off_t)off) != 0) {
+		fail(err, errlen, file, "cannot read the %s: %s", what, errno ? strerror(errno) : "file shrank");
+		free(b);
+		return NULL;
+	}
+	return b;
 }
 
 int profile_read(const char *file, struct profile *p, char *err, size_t errlen)
 {
 	struct stat st;
 	struct pct_header h;
-	char *buf = NULL;
+	struct parts r = { .stacks.fd = -1 };
+	struct slot *slots = NULL;
+	void *mods = NULL, *pool = NULL, *threads = NULL;
+	const char *why;
 	int fd, rc = -1;
 
 	memset(p, 0, sizeof *p);
-	fd = open(file, O_RDONLY | O_CLOEXEC);
+	fd = infile_open(file, 0, &st, &why);
 	if (fd < 0)
-		return fail(err, errlen, file, "%s", strerror(errno));
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		fail(err, errlen, file, "not a regular file");
-		goto out;
-	}
+		return fail(err, errlen, file, "cannot open: %s", why);
 	uint64_t size = (uint64_t)st.st_size;
 	if (size < PCT_HEADER_MIN) {
 		fail(err, errlen, file, "only %llu bytes: too short for a pct header (%d)",
 		     (unsigned long long)size, PCT_HEADER_MIN);
 		goto out;
 	}
-	if (size > (UINT64_C(1) << 40)) {
-		fail(err, errlen, file, "%llu bytes: larger than any pct profile", (unsigned long long)size);
+	if (read_header(fd, size, &h, file, err, errlen) != 0)
+		goto out;
+	p->file = xstrdup(file);
+	p->hdr = h;
+	r.stacks.fd = fd;
+	r.stacks.off = h.stacks_offset;
+	r.stacks.used = h.stacks_offset ? stacks_used(&h) : 0;
+	if (read_slots(fd, &h, &slots, &r.nslots, file, err, errlen) != 0)
+		goto out;
+	if (stacks_prefetch(p, &r.stacks) != 0) {
+		fail(err, errlen, file, "cannot read the stack region: %s", errno ? strerror(errno) : "file shrank");
 		goto out;
 	}
-	buf = malloc(size);
-	if (buf == NULL) {
-		fail(err, errlen, file, "cannot allocate %llu bytes to read it", (unsigned long long)size);
+	/* Read again everything the table refers to: it is at least as new
+	 * as the table copy, so it lists every module the table refers to. */
+	struct pct_header h2;
+	if (read_header(fd, size, &h2, file, err, errlen) != 0)
+		goto out;
+	if (h2.table_offset != h.table_offset || h2.table_slots != h.table_slots ||
+	    h2.stacks_offset != h.stacks_offset || h2.stacks_size != h.stacks_size) {
+		fail(err, errlen, file, "the header's layout changed while it was read");
 		goto out;
 	}
-	if (read_all(fd, buf, size, 0) != 0) {
-		fail(err, errlen, file, "read failed or file shrank: %s", errno ? strerror(errno) : "short read");
+	if ((mods = read_region(fd, h2.modules_offset, (uint64_t)h2.modules_count * h2.module_size,
+				"module table", file, err, errlen)) == NULL ||
+	    (pool = read_region(fd, h2.strings_offset, h2.strings_used, "string pool", file, err, errlen)) == NULL ||
+	    (threads = read_region(fd, h2.threads_offset, (uint64_t)h2.threads_max * h2.thread_size,
+				   "thread table", file, err, errlen)) == NULL)
 		goto out;
-	}
-	copy_header(&h, buf, size);
-	if (check_header(&h, size, file, err, errlen) != 0)
-		goto out;
-	/* Re-read everything before the table: it is at least as new as the
-	 * table copy, so it lists every module the table refers to. */
-	if (read_all(fd, buf, h.table_offset, 0) != 0) {
-		fail(err, errlen, file, "second read failed: %s", strerror(errno));
-		goto out;
-	}
-	rc = profile_parse(file, buf, size, p, err, errlen);
+	p->hdr = h2;
+	r.modules = mods;
+	r.pool = pool;
+	r.threads = threads;
+	r.slots = slots;
+	rc = assemble(p, &r, file, err, errlen);
 out:
-	free(buf);
+	if (rc != 0)
+		profile_free(p);
+	free(slots);
+	free(mods);
+	free(pool);
+	free(threads);
 	close(fd);
 	return rc;
 }
@@ -375,10 +601,12 @@ out:
 int is_profile(const char *path)
 {
 	char magic[PCT_MAGIC_LEN];
-	FILE *f = fopen(path, "rb");
-	int yes = f && fread(magic, 1, sizeof magic, f) == sizeof magic && memcmp(magic, PCT_MAGIC, PCT_MAGIC_LEN) == 0;
-	if (f)
-		fclose(f);
+	const char *why;
+	int fd = infile_open(path, 0, NULL, &why);
+	if (fd < 0)
+		return 0;
+	int yes = read_all(fd, magic, sizeof magic, 0) == 0 && memcmp(magic, PCT_MAGIC, PCT_MAGIC_LEN) == 0;
+	close(fd);
 	return yes;
 }
 

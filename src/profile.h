@@ -40,6 +40,8 @@ struct profile_sample {
 
 #define PROFILE_STACK_REGS_MAX 64      /* registers a stack record may carry */
 #define PROFILE_STACK_BYTES_MAX (1u << 20) /* bytes of stack a record may carry */
+#define PROFILE_CMDLINE_MAX (1u << 20) /* bytes of command line a header may claim (the
+					  runtime keeps 32 KiB) */
 
 /* A sample's raw call stack (pct record -g): registers in DWARF order and
  * the stack bytes copied from sp up; unwind.h turns it into frames. */

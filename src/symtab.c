@@ -29,6 +29,8 @@
 #include <unistd.h>
 
 #include "profile.h"
+#include "debuginfo.h"
+#include "infile.h"
 #include "symtab.h"
 #include "u64map.h"
 #include "util.h"
@@ -105,12 +107,6 @@ struct cu_inlines {
 static struct symtab **cache;
 static size_t ncache, capcache;
 
-static const Dwfl_Callbacks callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.section_address = dwfl_offline_section_address,
-};
-
 char *symtab_demangle(const char *name)
 {
 	int status = -1;
@@ -171,16 +167,11 @@ int symtab_open_file(const char *path, char **why)
 		return -1;
 	}
 	/* A profile is data from elsewhere: a path naming a FIFO or a device
-	 * must neither hang us nor be read. */
-	int fd = vdso ? open_vdso() : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	struct stat sb;
+	 * must neither hang us nor be opened at all. */
+	const char *reason;
+	int fd = vdso ? open_vdso() : infile_open(path, 0, NULL, &reason);
 	if (fd < 0) {
-		*why = xasprintf("cannot open '%s'", path);
-		return -1;
-	}
-	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		*why = xasprintf("'%s' is not a regular file", path);
+		*why = vdso ? xasprintf("cannot copy the vDSO") : xasprintf("cannot open '%s': %s", path, reason);
 		return -1;
 	}
 	return fd;
@@ -192,7 +183,7 @@ static void symtab_open(struct symtab *st)
 	int fd = symtab_open_file(path, &st->why);
 	if (fd < 0)
 		return;
-	st->dwfl = dwfl_begin(&callbacks);
+	st->dwfl = dwfl_begin(&debuginfo_callbacks);
 	if (st->dwfl == NULL) {
 		close(fd);
 		st->why = xasprintf("libdwfl: %s", dwfl_errmsg(-1));

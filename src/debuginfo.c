@@ -1,0 +1,298 @@
+/*
+ * debuginfo.c - see debuginfo.h.
+ */
+#define _GNU_SOURCE
+#include <elfutils/debuginfod.h>
+#include <elfutils/libdwelf.h>
+#include <errno.h>
+#include <gelf.h>
+#include <libgen.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "debuginfo.h"
+#include "infile.h"
+#include "util.h"
+
+#define DEBUG_ROOT "/usr/lib/debug"
+#define BUILD_ID_BYTES_MAX 64
+
+/* What debuginfod said about one build-id in this run: the file it gave,
+ * or NULL. */
+struct asked {
+	uint8_t id[BUILD_ID_BYTES_MAX];
+	size_t len;
+	char *path;
+};
+
+static struct asked *asked;
+static size_t nasked, capasked;
+static debuginfod_client *client;
+static double budget;                  /* seconds left for debuginfod */
+static int budget_read;                /* budget was set from the environment */
+static double deadline;                /* CLOCK_MONOTONIC at which the query under way gives up */
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int no_find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+		       char **file_name, Elf **elfp)
+{
+	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name, (void)elfp;
+	return -1;
+}
+
+/* CRC-32 of the whole file at fd, as .gnu_debuglink records it. */
+static int file_crc(int fd, uint32_t *crc)
+{
+	unsigned char buf[65536];
+	uLong c = crc32(0, Z_NULL, 0);
+	for (off_t off = 0;;) {
+		ssize_t n = pread(fd, buf, sizeof buf, off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		c = crc32(c, buf, (uInt)n);
+		off += n;
+	}
+	*crc = (uint32_t)c;
+	return 0;
+}
+
+static int build_id_is(int fd, const uint8_t *id, size_t len)
+{
+	const void *got;
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	ssize_t n = elf ? dwelf_elf_gnu_build_id(elf, &got) : -1;
+	int same = n > 0 && (size_t)n == len && memcmp(got, id, len) == 0;
+	elf_end(elf);
+	return same;
+}
+
+/*
+ * Open path if it is a regular file other than the module's own (self),
+ * whose build-id is id (len > 0) or, without one, whose CRC is crc (if
+ * nonzero), as elfutils checks them.  On success *name is a copy of path.
+ */
+static int try_file(const char *path, const struct stat *self, const uint8_t *id, size_t len, uint32_t crc,
+		    char **name)
+{
+	struct stat st;
+	const char *why;
+	uint32_t got;
+	int fd = infile_open(path, 0, &st, &why);
+	if (fd < 0)
+		return -1;
+	if ((self && st.st_dev == self->st_dev && st.st_ino == self->st_ino) ||
+	    (len > 0 ? !build_id_is(fd, id, len) : crc != 0 && (file_crc(fd, &got) != 0 || got != crc))) {
+		close(fd);
+		return -1;
+	}
+	*name = xstrdup(path);
+	return fd;
+}
+
+static char *build_id_path(const uint8_t *id, size_t len)
+{
+	char hex[2 * BUILD_ID_BYTES_MAX + 1];
+	for (size_t i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	return xasprintf(DEBUG_ROOT "/.build-id/%.2s/%s.debug", hex, hex + 2);
+}
+
+static int progress(debuginfod_client *c, long a, long b)
+{
+	(void)c, (void)a, (void)b;
+	return now() >= deadline;      /* nonzero: give up */
+}
+
+/* The answers are kept for the whole run (symtab_free_all may come
+ * between two lookups of a build-id): released at exit. */
+static void debuginfo_end(void)
+{
+	for (size_t i = 0; i < nasked; i++)
+		free(asked[i].path);
+	free(asked);
+	if (client)
+		debuginfod_end(client);
+}
+
+/* debuginfod's file for id, asked at most once per run and within the
+ * run's budget of waiting. */
+static int ask_debuginfod(const uint8_t *id, size_t len, char **name)
+{
+	struct asked *a = NULL;
+	for (size_t i = 0; i < nasked && a == NULL; i++)
+		if (asked[i].len == len && memcmp(asked[i].id, id, len) == 0)
+			a = &asked[i];
+	if (a) {
+		const char *why;
+		int fd = a->path ? infile_open(a->path, 0, NULL, &why) : -1;
+		if (fd >= 0)
+			*name = xstrdup(a->path);
+		return fd;
+	}
+	if (!budget_read) {
+		budget_read = 1;
+		atexit(debuginfo_end);
+		const char *s = getenv("PCT_DEBUGINFOD_TIMEOUT");
+		char *end;
+		budget = s && *s ? strtod(s, &end) : DEBUGINFO_TIMEOUT_DEFAULT;
+		if (s && *s && (*end || budget < 0))
+			die("PCT_DEBUGINFOD_TIMEOUT wants a number of seconds, not '%s'", s);
+	}
+	const char *urls = getenv("DEBUGINFOD_URLS");
+	if (budget <= 0 || urls == NULL || *urls == '\0')
+		return -1;
+	/* libdebuginfod retries a failed query twice by default: one request
+	 * per build-id is what we promise, unless the user asked otherwise */
+	setenv(DEBUGINFOD_RETRY_LIMIT_ENV_VAR, "0", 0);
+	if (client == NULL && (client = debuginfod_begin()) == NULL)
+		return -1;
+	debuginfod_set_progressfn(client, progress);
+	grow(&asked, &capasked, nasked + 1, sizeof *asked);
+	a = &asked[nasked++];
+	memset(a, 0, sizeof *a);
+	memcpy(a->id, id, len);
+	a->len = len;
+	double start = now();
+	deadline = start + budget;
+	char *path = NULL;
+	int fd = debuginfod_find_debuginfo(client, id, (int)len, &path);
+	budget -= now() - start;
+	if (fd < 0) {
+		free(path);
+		return -1;
+	}
+	/* a file in debuginfod's cache; check it is one all the same */
+	close(fd);
+	fd = try_file(path, NULL, id, len, 0, name);
+	if (fd >= 0)
+		a->path = path;
+	else
+		free(path);
+	return fd;
+}
+
+/* The name and build-id in the .gnu_debugaltlink section of the ELF file
+ * at path, or -1. */
+static int altlink_of(const char *path, char **alt, uint8_t *id, size_t *len)
+{
+	const char *why;
+	int fd = infile_open(path, 0, NULL, &why), rc = -1;
+	if (fd < 0)
+		return -1;
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	size_t shstrndx;
+	if (elf == NULL || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		goto out;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn)) != NULL;) {
+		GElf_Shdr sh;
+		const char *sname;
+		if (gelf_getshdr(scn, &sh) == NULL || (sname = elf_strptr(elf, shstrndx, sh.sh_name)) == NULL ||
+		    strcmp(sname, ".gnu_debugaltlink") != 0)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		const char *b = d ? d->d_buf : NULL;
+		const char *nul = b ? memchr(b, '\0', d->d_size) : NULL;
+		size_t idlen = nul ? d->d_size - (size_t)(nul + 1 - b) : 0;
+		if (idlen == 0 || idlen > BUILD_ID_BYTES_MAX)
+			break;
+		*alt = xstrdup(b);
+		memcpy(id, nul + 1, idlen);
+		*len = idlen;
+		rc = 0;
+		break;
+	}
+out:
+	elf_end(elf);
+	close(fd);
+	return rc;
+}
+
+/* A debug link's name: a plain file name, never a path. */
+static int link_name_ok(const char *name)
+{
+	return name && *name && strchr(name, '/') == NULL && strstr(name, "..") == NULL;
+}
+
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name)
+{
+	uint8_t id[BUILD_ID_BYTES_MAX];
+	size_t len = 0;
+	char *alt = NULL, *path;
+	struct stat self;
+	const char *why;
+	int fd = -1;
+	(void)userdata, (void)modname, (void)base;
+
+	if (file_name == NULL)
+		return -1;
+	int sfd = infile_open(file_name, 0, &self, &why);
+	if (sfd < 0)
+		return -1;
+	close(sfd);
+	/* libdwfl asks again for the dwz file, naming it by its
+	 * .gnu_debugaltlink with no CRC: that one is found by build-id only */
+	if (debuglink_file && debuglink_crc == 0 && altlink_of(file_name, &alt, id, &len) == 0 &&
+	    strcmp(alt, debuglink_file) == 0) {
+		free(alt);
+		path = build_id_path(id, len);
+		fd = try_file(path, &self, id, len, 0, debuginfo_file_name);
+		free(path);
+		return fd >= 0 ? fd : ask_debuginfod(id, len, debuginfo_file_name);
+	}
+	free(alt);
+	len = 0;
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int n = dwfl_module_build_id(mod, &bits, &vaddr);
+	if (n > 0 && n <= BUILD_ID_BYTES_MAX) {
+		len = (size_t)n;
+		memcpy(id, bits, len);
+		path = build_id_path(id, len);
+		fd = try_file(path, &self, id, len, 0, debuginfo_file_name);
+		free(path);
+		if (fd >= 0)
+			return fd;
+	}
+	if (link_name_ok(debuglink_file)) {
+		char *copy = xstrdup(file_name);
+		const char *dir = dirname(copy);
+		char *cand[3] = {
+			xasprintf("%s/%s", dir, debuglink_file),
+			xasprintf("%s/.debug/%s", dir, debuglink_file),
+			xasprintf(DEBUG_ROOT "%s%s/%s", dir[0] == '/' ? "" : "/", dir, debuglink_file),
+		};
+		for (int i = 0; i < 3; i++) {
+			if (fd < 0)
+				fd = try_file(cand[i], &self, id, len, debuglink_crc, debuginfo_file_name);
+			free(cand[i]);
+		}
+		free(copy);
+		if (fd >= 0)
+			return fd;
+	}
+	return len > 0 ? ask_debuginfod(id, len, debuginfo_file_name) : -1;
+}
+
+const Dwfl_Callbacks debuginfo_callbacks = {
+	.find_elf = no_find_elf,
+	.find_debuginfo = find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
