@@ -117,19 +117,6 @@ static int pass_status(int status)
 }
 
 /* pread(2) all of len bytes at off. */
-static int pread_all(int fd, char *buf, uint64_t len, uint64_t off)
-{
-	while (len) {
-		ssize_t r = pread(fd, buf, len, (off_t)off);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		buf += r, off += (uint64_t)r, len -= (uint64_t)r;
-	}
-	return 0;
-}
-
 /* One run of record: the command's pid, when it started, and the token
  * put in $PCT_SESSION that each of its processes copies into its
  * profile's header. */
@@ -143,41 +130,26 @@ struct run {
  * Read path as a profile this run wrote: a regular file (never a FIFO,
  * which would block, nor through a symbolic link), owned by our effective
  * user, carrying the run's session token, that started sampling no
- * earlier than the run.  Returns
- * 0, or -1 with the reason in why.  The name is in a directory others may
- * write to, so it is opened once (infile.h) and read through that
- * descriptor as profile_read() reads a name: the whole file, then the part
- * before the table again, so that a live file's module table covers every
- * sample of the table copy.
+ * earlier than the run.  Returns 0, or -1 with the reason in why.  The
+ * name is in a directory others may write to, so it is opened once
+ * (infile.h) and read through that descriptor.
  */
 static int read_own(const char *path, const struct run *run, struct profile *p, char *why, size_t whylen)
 {
 	struct stat st;
 	const char *reason;
-	char err[512];
 	int fd = infile_open(path, 1, &st, &reason);
 	if (fd < 0)
 		return snprintf(why, whylen, "%s", reason), -1;
-	uint64_t size = (uint64_t)st.st_size, table = 0;
-	char *buf = NULL;
 	int rc = -1;
 	if (st.st_uid != geteuid())
 		snprintf(why, whylen, "owned by uid %u, not by this run's user", (unsigned)st.st_uid);
-	else if (size < PCT_HEADER_MIN || size > (UINT64_C(1) << 40))
-		snprintf(why, whylen, "%llu bytes: not the size of a pct profile", (unsigned long long)size);
-	else if ((buf = malloc(size)) == NULL)
-		snprintf(why, whylen, "cannot allocate %llu bytes to read it", (unsigned long long)size);
-	else if (pread_all(fd, buf, size, 0) != 0 ||
-		 (memcpy(&table, buf + offsetof(struct pct_header, table_offset), sizeof table),
-		  table <= size && pread_all(fd, buf, table, 0) != 0))
-		snprintf(why, whylen, "read failed or file shrank");
-	else if (profile_parse(path, buf, size, p, err, sizeof err) != 0)
-		snprintf(why, whylen, "%s", err);
+	else if (profile_read_fd(fd, (uint64_t)st.st_size, path, p, why, whylen) != 0)
+		;
 	else if (p->hdr.session != run->session || p->hdr.start_time_ns < run->started)
 		profile_free(p), snprintf(why, whylen, "written by another run");
 	else
 		rc = 0;
-	free(buf);
 	close(fd);
 	return rc;
 }

@@ -535,18 +535,25 @@ static void *read_region(int fd, uint64_t off, uint64_t len, const char *what, c
 int profile_read(const char *file, struct profile *p, char *err, size_t errlen)
 {
 	struct stat st;
+	const char *why;
+	memset(p, 0, sizeof *p);
+	int fd = infile_open(file, 0, &st, &why);
+	if (fd < 0)
+		return fail(err, errlen, file, "cannot open: %s", why);
+	int rc = profile_read_fd(fd, (uint64_t)st.st_size, file, p, err, errlen);
+	close(fd);
+	return rc;
+}
+
+int profile_read_fd(int fd, uint64_t size, const char *file, struct profile *p, char *err, size_t errlen)
+{
 	struct pct_header h;
 	struct parts r = { .stacks.fd = -1 };
 	struct slot *slots = NULL;
 	void *mods = NULL, *pool = NULL, *threads = NULL;
-	const char *why;
-	int fd, rc = -1;
+	int rc = -1;
 
 	memset(p, 0, sizeof *p);
-	fd = infile_open(file, 0, &st, &why);
-	if (fd < 0)
-		return fail(err, errlen, file, "cannot open: %s", why);
-	uint64_t size = (uint64_t)st.st_size;
 	if (size < PCT_HEADER_MIN) {
 		fail(err, errlen, file, "only %llu bytes: too short for a pct header (%d)",
 		     (unsigned long long)size, PCT_HEADER_MIN);
@@ -594,7 +601,6 @@ out:
 	free(mods);
 	free(pool);
 	free(threads);
-	close(fd);
 	return rc;
 }
 

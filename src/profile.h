@@ -79,6 +79,9 @@ struct profile {
  * a consistent snapshot: samples may be a few behind the header counters.
  */
 int profile_read(const char *file, struct profile *p, char *err, size_t errlen);
+/* profile_read of a file already open at fd (size bytes, from fstat), named
+ * file in messages; fd is left open. */
+int profile_read_fd(int fd, uint64_t size, const char *file, struct profile *p, char *err, size_t errlen);
 /* The same checks on a profile already in memory (size bytes at data,
  * 8-byte aligned), named name in messages. */
 int profile_parse(const char *name, const void *data, size_t size, struct profile *p, char *err, size_t errlen);
