@@ -15,6 +15,7 @@
 #include "stages.h"
 #include "stats.h"
 #include "tsv.h"
+#include "infile.h"
 #include "util.h"
 
 static const char usage[] =
@@ -373,9 +374,10 @@ int cmd_sum(int argc, char **argv)
 	if (first >= argc) {
 		stage_sum(stdin, "standard input", stdout, &o);
 	} else if (first + 1 == argc) {
-		FILE *f = strcmp(argv[first], "-") == 0 ? stdin : fopen(argv[first], "r");
+		const char *why;
+		FILE *f = infile_stream(argv[first], &why);
 		if (f == NULL)
-			die("cannot open '%s': %m", argv[first]);
+			die("sum: cannot open '%s': %s", argv[first], why);
 		stage_sum(f, argv[first], stdout, &o);
 		if (f != stdin)
 			fclose(f);

@@ -15,6 +15,7 @@
 #include "stages.h"
 #include "symtab.h"
 #include "tsv.h"
+#include "infile.h"
 #include "util.h"
 
 static const char usage[] =
@@ -147,9 +148,10 @@ int stage_main(int argc, char **argv, const char *usage_text,
 	if (optind >= argc)
 		stage(stdin, "standard input", stdout);
 	for (int i = optind; i < argc; i++) {
-		FILE *f = strcmp(argv[i], "-") == 0 ? stdin : fopen(argv[i], "r");
+		const char *why;
+		FILE *f = infile_stream(argv[i], &why);
 		if (f == NULL)
-			die("cannot open '%s': %s", argv[i], strerror(errno));
+			die("sym: cannot open '%s': %s", argv[i], why);
 		stage(f, f == stdin ? "standard input" : argv[i], stdout);
 		if (f != stdin)
 			fclose(f);

@@ -4,11 +4,13 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "infile.h"
+#include "util.h"
 
 const char *infile_kind(mode_t m)
 {
@@ -22,6 +24,47 @@ const char *infile_kind(mode_t m)
 	case S_IFLNK: return "a symbolic link";
 	default: return "of an unknown file type";
 	}
+}
+
+FILE *infile_stream(const char *path, const char **why)
+{
+	if (strcmp(path, "-") == 0)
+		return stdin;
+	struct stat sb;
+	int fd = -1;
+	if (stat(path, &sb) == 0 && S_ISFIFO(sb.st_mode)) {
+		/* O_NONBLOCK: the open returns at once even with no writer;
+		 * wait a bounded time for a writer's first bytes (or its
+		 * close), then read as from a pipe */
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		struct stat again;
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int ready = 0;
+		if (fd >= 0 && fstat(fd, &again) == 0 && S_ISFIFO(again.st_mode)) {
+			for (int waited = 0; waited < INFILE_FIFO_WAIT * 1000 && ready == 0; waited += 100)
+				if ((ready = poll(&pfd, 1, 100)) < 0 && errno == EINTR)
+					ready = 0;
+		}
+		*why = strerror(errno);
+		if (ready > 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0) {
+			/* fd is ready */
+		} else if (fd >= 0) {
+			if (ready == 0)
+				*why = "a FIFO with no writer (waited " STR(INFILE_FIFO_WAIT) " s)";
+			close(fd);
+			fd = -1;
+		}
+	} else {
+		fd = infile_open(path, 0, NULL, why);
+	}
+	if (fd < 0)
+		return NULL;
+	FILE *f = fdopen(fd, "r");
+	if (f == NULL) {
+		*why = strerror(errno);
+		close(fd);
+	}
+	return f;
 }
 
 int infile_open(const char *path, int nofollow, struct stat *st, const char **why)

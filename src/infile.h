@@ -13,6 +13,7 @@
 #ifndef PCT_INFILE_H
 #define PCT_INFILE_H
 
+#include <stdio.h>
 #include <sys/stat.h>
 
 /*
@@ -23,6 +24,18 @@
  * strerror(errno)) for "cannot open 'PATH': WHY" messages; errno is set.
  */
 int infile_open(const char *path, int nofollow, struct stat *st, const char **why);
+
+/*
+ * Open PATH as a text stream a filter reads: "-" is standard input; a
+ * regular file is opened as by infile_open; a FIFO (a shell's <(...)) is
+ * opened too, and waited on for at most INFILE_FIFO_WAIT seconds until a
+ * writer sends data or closes it.  Anything else (a device, a
+ * directory, a socket) is refused without being opened.  Returns the
+ * stream, or NULL with *why set as by infile_open.
+ */
+FILE *infile_stream(const char *path, const char **why);
+#define INFILE_FIFO_WAIT 5             /* seconds infile_stream waits for a FIFO's writer */
+
 
 /* "a regular file", "a directory", "a FIFO", "a character device", ...:
  * what a file of mode m is, for messages. */

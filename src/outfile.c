@@ -34,8 +34,6 @@
 #endif
 #define MAX_LINKS 40                   /* as the kernel's MAXSYMLINKS */
 #define MAX_OPEN 8                     /* temporaries open at once */
-#define STR_(x) #x
-#define STR(x) STR_(x)
 
 /* The temporaries to remove if the command exits or is killed before it
  * commits: read by a signal handler, so only pointers are swapped. */

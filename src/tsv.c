@@ -53,12 +53,6 @@ int tsv_open(struct tsv *t, FILE *f, const char *name, char *err, size_t errlen)
 	return 0;
 }
 
-void tsv_put_comments(const struct tsv *t, FILE *out)
-{
-	for (size_t i = 0; i < t->ncomments; i++)
-		fprintf(out, "%s\n", t->comments[i]);
-}
-
 int tsv_column(const struct tsv *t, const char *name)
 {
 	for (size_t i = 0; i < t->ncols; i++)

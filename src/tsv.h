@@ -32,8 +32,6 @@ struct tsv {
 /* Start reading f; reads the header row.  Returns -1 with err set if the
  * input is empty. */
 int tsv_open(struct tsv *t, FILE *f, const char *name, char *err, size_t errlen);
-/* Write the comment lines to out. */
-void tsv_put_comments(const struct tsv *t, FILE *out);
 /* The index of column name, or -1. */
 int tsv_column(const struct tsv *t, const char *name);
 /* Read the next row into t->fields.  Returns 1, 0 at the end, or -1 with

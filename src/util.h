@@ -42,6 +42,10 @@ int usage_exit(const char *usage, int help);
  * other control bytes and invalid UTF-8 are escaped (escape.h). */
 void put_tsv_field(const char *s, FILE *out);
 
+/* A macro's value as a string literal: STR(5) is "5". */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 /* Base name of a path, without copying ("/a/b" -> "b"). */
 const char *path_base(const char *path);
 

@@ -111,6 +111,27 @@ for w in $writers; do
 	kill "$w" 2>/dev/null
 	wait "$w" 2>/dev/null
 done
+# the filters' TSV inputs: a device is refused unopened; a FIFO is read
+# as a pipe (a shell's <(...)), and one with no writer is given up after
+# a bounded wait
+mkfifo tsv.fifo
+for cmd in "sym" "line" "sum --by=module"; do
+	# shellcheck disable=SC2086
+	timeout 10 "$PCTBIN" $cmd "$modnull" >/dev/null 2>err; rc=$?
+	[ $rc = 1 ] && grep -q "character device, not a regular file" err ||
+		fail "pct $cmd of a device: status $rc: $(cat err)"
+done
+for cmd in "sym" "sum --by=module"; do
+	# shellcheck disable=SC2086
+	timeout 20 "$PCTBIN" $cmd tsv.fifo >/dev/null 2>err; rc=$?
+	[ $rc = 1 ] && grep -q "a FIFO with no writer (waited 5 s)" err ||
+		fail "pct $cmd of a FIFO with no writer: status $rc: $(cat err)"
+done
+# a writer that comes late (after the reader opened) is waited for
+( sleep 1; cat small.tsv > tsv.fifo ) &
+timeout 20 "$PCTBIN" sym tsv.fifo >got.tsv 2>err || fail "sym from a FIFO: $(cat err)"
+wait
+[ "$(wc -l <got.tsv)" -eq "$(wc -l <small.tsv)" ] || fail "sym from a FIFO lost rows"
 left=$(ps -o pid=,args= --ppid $$ | grep -v ' ps ' | grep -c pct)
 [ "$left" -eq 0 ] || fail "processes left behind: $(ps -o pid=,args= --ppid $$)"
 pass "FIFOs, devices and sparse files refused; modules that are not files never opened"
