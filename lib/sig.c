@@ -188,17 +188,14 @@ void rt_sig_forward(int sig, siginfo_t *si, void *uc)
 
 /*
  * async-signal-safe: pause the calling thread's sampling while it blocks
- * pct's signal, and take back a pct signal already pending for it (a
+ * pct's signal sig, and take back a pct signal already pending for it (a
  * signal that is not pct's goes back in the queue); resume it when it
  * unblocks the signal.
  */
-void rt_sig_mask_changed(void)
+static void sig_blocked(int sig, int blocked)
 {
-	int sig = atomic_load(&sig_no);
-	sigset_t cur, one;
-	if (sig == 0 || real_pthread_sigmask(SIG_BLOCK, NULL, &cur) != 0)
-		return;
-	if (rt_arm_pause_mine(sigismember(&cur, sig)) <= 0 || !sigismember(&cur, sig))
+	sigset_t one;
+	if (rt_arm_pause_mine(blocked) <= 0 || !blocked)
 		return;
 	sigemptyset(&one);
 	sigaddset(&one, sig);
@@ -211,9 +208,30 @@ void rt_sig_mask_changed(void)
 		}
 }
 
+/* async-signal-safe: sig_blocked() as the calling thread's mask says (a
+ * new thread, or pct starting). */
+void rt_sig_mask_changed(void)
+{
+	int sig = atomic_load(&sig_no);
+	sigset_t cur;
+	if (sig != 0 && real_pthread_sigmask(SIG_BLOCK, NULL, &cur) == 0)
+		sig_blocked(sig, sigismember(&cur, sig));
+}
+
 /* ---- the wrappers: exactly libc's for every other signal ---- */
 #ifndef RT_NO_INTERPOSE
 static atomic_flag virt_lock = ATOMIC_FLAG_INIT;
+
+/* async-signal-safe: sig_blocked() after a successful
+ * pthread_sigmask(how, set), which leaves pct's signal as it was unless
+ * set names it (or replaces the whole mask). */
+static void sig_mask_set(int how, const sigset_t *set)
+{
+	int sig = atomic_load(&sig_no);
+	if (sig == 0 || (how != SIG_SETMASK && !sigismember(set, sig)))
+		return;
+	sig_blocked(sig, how == SIG_UNBLOCK ? 0 : sigismember(set, sig));
+}
 
 static int virt_swap(int sig, const struct sigaction *act, struct sigaction *old)
 {
@@ -328,7 +346,7 @@ PUBLIC int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 		return ENOSYS;
 	int rc = real_pthread_sigmask(how, set, old);
 	if (rc == 0 && set)
-		rt_sig_mask_changed();
+		sig_mask_set(how, set);
 	return rc;
 }
 
@@ -339,7 +357,7 @@ PUBLIC int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 		return errno = ENOSYS, -1;
 	int rc = real_sigprocmask(how, set, old);
 	if (rc == 0 && set)
-		rt_sig_mask_changed();
+		sig_mask_set(how, set);
 	return rc;
 }
 #endif

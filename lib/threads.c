@@ -71,6 +71,7 @@ struct arm {
 	_Atomic int draining;          /* held while ring is read */
 	_Atomic uint32_t slot;         /* the thread's slot + 1, once known */
 	_Atomic int paused;            /* the thread blocks pct's signal (sig.c) */
+	struct timespec left;          /* while paused: what was left of the timer's period */
 };
 
 static struct arm arms[RT_ARMS_MAX];
@@ -283,6 +284,8 @@ int rt_arm_thread(uint32_t tid, int own)
 	a->ring = NULL;
 	a->have_timer = 0;
 	atomic_store(&a->paused, 0);
+	a->left.tv_sec = 0;
+	a->left.tv_nsec = 0;
 	int main_thread = own && tid == (uint32_t)getpid();
 	if (m->mechanism == PCT_MECH_PERF) {
 		int fd = perf_open(m, tid, m->ring_pages != 0);
@@ -440,20 +443,23 @@ int rt_arm_pause_mine(int pause)
 	if (!atomic_compare_exchange_strong(&a->paused, &was, !pause) && was == pause)
 		return 0;
 	uint64_t period = a->ring ? 1000000000u / RT_DEFAULT_HZ : rt_g.method.period;
-	struct itimerspec ts;
+	struct itimerspec ts, was_ts;
 	memset(&ts, 0, sizeof ts);
 	if (!pause) {
+		/* the rest of the period the thread had run into when it paused,
+		 * so that a thread that blocks the signal often is still sampled
+		 * in proportion to its CPU time */
 		ts.it_interval.tv_sec = (time_t)(period / 1000000000u);
 		ts.it_interval.tv_nsec = (long)(period % 1000000000u);
-		ts.it_value = ts.it_interval;
+		ts.it_value = a->left.tv_sec || a->left.tv_nsec ? a->left : ts.it_interval;
 	}
 	if (a->fd >= 0) {
 		uint64_t id = 0;
 		if (ioctl(a->fd, PERF_EVENT_IOC_ID, &id) == 0 && id == a->perf_id)
 			ioctl(a->fd, pause ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0);
 	}
-	if (a->have_timer)
-		timer_settime(a->timer, 0, &ts, NULL);
+	if (a->have_timer && timer_settime(a->timer, 0, &ts, &was_ts) == 0 && pause)
+		a->left = was_ts.it_value;
 	return 1;
 }
 
