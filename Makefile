@@ -207,6 +207,9 @@ HOSTS := $(patsubst tests/hosts/%.c,$(B)/tests/hosts/%,$(wildcard tests/hosts/*.
 $(B)/tests/hosts/%: tests/hosts/%.c tests/progs/burn.h
 	@mkdir -p $(@D)
 	$(CC) $(PROG_CFLAGS) -pthread -o $@ $<
+$(B)/tests/hosts/latewait: tests/hosts/latewait.c tests/progs/burn.h $(B)/lib/libpct.a
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -pthread -o $@ $< $(B)/lib/libpct.a
 hosts: $(HOSTS)
 progs: $(PROGS) $(HOSTS)
 .PHONY: progs hosts

@@ -47,6 +47,7 @@
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -371,11 +372,32 @@ void rt_for_each_task(int dirfd, int (*fn)(uint32_t tid, const char *name, void 
 		}
 }
 
+/* Does thread tid block signal sig?  Its SigBlk line in
+ * /proc/self/task/TID/status, a mask in hex (proc(5)). */
+static int task_blocks(const char *tid, int sig)
+{
+	char path[64], buf[2048];
+	snprintf(path, sizeof path, "/proc/self/task/%s/status", tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t got = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	buf[got > 0 ? got : 0] = '\0';
+	const char *p = strstr(buf, "\nSigBlk:");
+	if (p == NULL)
+		return 0;
+	unsigned long long mask = strtoull(p + 9, NULL, 16);
+	return sig >= 1 && sig <= 64 && ((mask >> (sig - 1)) & 1);
+}
+
+/* A thread that blocks pct's signal is left unarmed, as if paused
+ * (sig.c): it may be waiting for signals with sigwait(3). */
 static int arm_other(uint32_t tid, const char *name, void *arg)
 {
-	(void)name;
 	int *n = arg;
-	if (tid != rt_gettid() && tid != (uint32_t)rt_g.wall_tid && rt_arm_thread(tid, 0) == 0)
+	if (tid != rt_gettid() && tid != (uint32_t)rt_g.wall_tid && !task_blocks(name, rt_g.method.signo) &&
+	    rt_arm_thread(tid, 0) == 0)
 		(*n)++;
 	return 0;
 }

@@ -25,4 +25,12 @@ echo "masker: open_work $(fn open_work) samples, closed_work $(fn closed_work) (
 # gets 48; restarting the period at each resume instead gives 0)
 [ "$(fn open_work)" -ge 20 ] || fail "the open stretches are not sampled: $(cat mask.tsv)"
 [ "$(fn closed_work)" = 0 ] || fail "samples while pct's signal was blocked: $(cat mask.tsv)"
-pass "a thread that blocks signals now and then is sampled while it does not"
+echo "a thread that blocks signals now and then is sampled while it does not"
+# A thread that blocks every signal before pct starts (pct_on() called by
+# a program linked with libpct.a) is found running and left unarmed.
+LATE_PCT=late.pct timeout 60 "$HOSTS/latewait" 0.4 >late.out 2>late.err || fail "latewait: $(cat late.err)"
+[ "$(cat late.out)" = done ] || fail "a thread that blocked pct's signal before pct started took it: $(sort late.out | uniq -c)"
+n=$("$PCTBIN" report late.pct | sed -n 's/^# \([0-9]*\) samples.*/\1/p')
+echo "latewait: $n samples, the waiting thread took nothing"
+[ "${n:-0}" -ge 20 ] || fail "latewait: ${n:-no} samples of its main thread"
+pass "a thread that blocked pct's signal before pct started is not sampled"
