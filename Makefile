@@ -43,9 +43,16 @@ $(B)/lib/libpct.so: $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -shared -Wl,-soname,libpct.so -Wl,-z,now -o $@ $(LIB_OBJ)
 
-$(B)/lib/libpct.a: $(LIB_OBJ)
+# libpct.a: sig.c without the wrappers of sigaction() and the signal mask,
+# which a static program could not forward to libc (lib/sig.c)
+LIB_A_OBJ := $(filter-out $(B)/obj/lib/sig.o,$(LIB_OBJ)) $(B)/obj/lib/sig-static.o
+$(B)/obj/lib/sig-static.o: lib/sig.c lib/*.h include/*.h
 	@mkdir -p $(@D)
-	rm -f $@ && ar rcs $@ $(LIB_OBJ)
+	$(CC) -std=gnu11 $(WARN) $(LIB_CFLAGS) -Iinclude -DRT_NO_INTERPOSE -fPIC -fvisibility=hidden -fno-stack-protector -c -o $@ $<
+
+$(B)/lib/libpct.a: $(LIB_A_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $(LIB_A_OBJ)
 
 $(GEN)/profile.pb-c.c $(GEN)/profile.pb-c.h: $(PROTO)
 	@mkdir -p $(GEN)
@@ -197,5 +204,14 @@ $(B)/tests/progs/libplug-a.so: tests/progs/plug.c tests/progs/burn.h
 $(B)/tests/progs/libplug-b.so: tests/progs/plug.c tests/progs/burn.h
 	@mkdir -p $(@D)
 	$(CC) $(PROG_CFLAGS) -fPIC -shared -DNAME=plug_b_work -o $@ $<
-progs: $(PROGS)
-.PHONY: progs
+# Host programs that use signals in every way a program may (tests 50-55)
+HOSTS := $(patsubst tests/hosts/%.c,$(B)/tests/hosts/%,$(wildcard tests/hosts/*.c))
+$(B)/tests/hosts/%: tests/hosts/%.c tests/progs/burn.h
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -pthread -o $@ $<
+$(B)/tests/hosts/latewait: tests/hosts/latewait.c tests/progs/burn.h $(B)/lib/libpct.a
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -pthread -o $@ $< $(B)/lib/libpct.a
+hosts: $(HOSTS)
+progs: $(PROGS) $(HOSTS)
+.PHONY: progs hosts

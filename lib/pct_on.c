@@ -244,6 +244,7 @@ PUBLIC const char *pct_output_path(void)
 
 __attribute__((constructor)) static void rt_init(int argc, char **argv, char **envp)
 {
+	rt_sig_resolve();
 	if (argv && argc >= 0 && argv[argc] == NULL && envp == argv + argc + 1) {
 		rt_g.argc = argc;
 		rt_g.argv = argv;

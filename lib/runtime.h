@@ -193,6 +193,20 @@ void rt_arms_forget_after_fork(void);
 uint32_t rt_gettid(void);                           /* async-signal-safe */
 int rt_thread_spawn(void *thread, const void *attr, void *(*fn)(void *), void *arg);
 
+/* threads.c: pausing a thread that blocks pct's signal (sig.c) */
+int rt_arm_owns_fd(int fd);                         /* async-signal-safe */
+int rt_arm_pause_mine(int pause);                   /* async-signal-safe */
+
+/* sig.c: pct's signal and the program's view of it */
+#define RT_SIG_COOKIE ((void *)&rt_g)          /* si_value of pct's timers */
+#include <signal.h>
+void rt_sig_resolve(void);
+int rt_sig_choose(void);
+int rt_sig_install(int signo, void (*handler)(int, siginfo_t *, void *));
+int rt_sig_mine(const siginfo_t *si);               /* async-signal-safe */
+void rt_sig_forward(int sig, siginfo_t *si, void *uc); /* async-signal-safe */
+void rt_sig_mask_changed(void);                     /* async-signal-safe */
+
 /* wall.c: the off-CPU sampler thread of the wall event */
 int rt_wall_start(void);
 void rt_wall_stop(void);

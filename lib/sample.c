@@ -289,7 +289,11 @@ static uint64_t sample_weight(const siginfo_t *si)
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
 	int saved = errno;
-	(void)sig;
+	if (!rt_sig_mine(si)) {
+		/* not pct's: the program's, as if pct were not there (sig.c) */
+		rt_sig_forward(sig, si, uc);
+		return;
+	}
 	if (!atomic_load_explicit(&rt_g.sampling, memory_order_acquire))
 		goto out;
 	if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) && rt_output_create() != 0)
@@ -359,11 +363,7 @@ static int choose_method(unsigned hz, int hz_explicit, const char *name)
 		return -1;
 	}
 	m->event = d->event;
-	m->signo = (int)rt_env_uint("PCT_SIGNAL", SIGSTKFLT, 1, NSIG - 1);
-	if (m->signo >= NSIG || m->signo == SIGKILL || m->signo == SIGSTOP) {
-		rt_warn("ignoring a bad value of", "PCT_SIGNAL", 0);
-		m->signo = SIGSTKFLT;
-	}
+	m->signo = rt_sig_choose();
 	chosen = d;
 	if (m->period == 0)
 		m->period = 1;
@@ -436,33 +436,15 @@ static void header_method(void)
 
 /*
  * Install the handler and arm every thread at hz for the named event.
- * Steps aside (returns -1 after one warning) if the program already
- * handles the pct signal.
+ * A disposition the program already has for pct's signal stays its own
+ * (sig.c).
  */
 int rt_sampling_start(unsigned hz, int hz_explicit, const char *event)
 {
-	struct sigaction old, sa;
-
 	if (choose_method(hz, hz_explicit, event) != 0)
 		return -1;
-	int signo = rt_g.method.signo;
-	if (sigaction(signo, NULL, &old) != 0) {
-		rt_warn("cannot inspect the signal in $PCT_SIGNAL", NULL, errno);
+	if (rt_sig_install(rt_g.method.signo, on_signal) != 0)
 		return -1;
-	}
-	if ((old.sa_flags & SA_SIGINFO) || (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN)) {
-		rt_warn("the program already handles pct's signal (set $PCT_SIGNAL to a free one); "
-			"pct steps aside", NULL, 0);
-		return -1;
-	}
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = on_signal;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(signo, &sa, NULL) != 0) {
-		rt_warn("cannot install pct's signal handler", NULL, errno);
-		return -1;
-	}
 	header_method();
 	if (rt_g.stack_bytes)
 		rt_thread_stack_known();
@@ -471,6 +453,7 @@ int rt_sampling_start(unsigned hz, int hz_explicit, const char *event)
 		atomic_store_explicit(&rt_g.sampling, 0, memory_order_release);
 		return -1;
 	}
+	rt_sig_mask_changed();  /* a program that blocked it before pct_on */
 	rt_arm_existing_threads();
 	if (rt_g.method.event == PCT_EVENT_WALL && rt_wall_start() != 0) {
 		rt_sampling_disarm();
@@ -527,6 +510,7 @@ void rt_sampling_after_fork(void)
 		atomic_store_explicit(&rt_g.sampling, 0, memory_order_release);
 		return;
 	}
+	rt_sig_mask_changed();
 	if (rt_g.method.event == PCT_EVENT_WALL)
 		rt_wall_start();
 }

@@ -47,6 +47,7 @@
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -70,6 +71,8 @@ struct arm {
 	size_t ring_size;              /* bytes mapped: a header page and the data pages */
 	_Atomic int draining;          /* held while ring is read */
 	_Atomic uint32_t slot;         /* the thread's slot + 1, once known */
+	_Atomic int paused;            /* the thread blocks pct's signal (sig.c) */
+	struct timespec left;          /* while paused: what was left of the timer's period */
 };
 
 static struct arm arms[RT_ARMS_MAX];
@@ -281,6 +284,9 @@ int rt_arm_thread(uint32_t tid, int own)
 	a->fd = -1;
 	a->ring = NULL;
 	a->have_timer = 0;
+	atomic_store(&a->paused, 0);
+	a->left.tv_sec = 0;
+	a->left.tv_nsec = 0;
 	int main_thread = own && tid == (uint32_t)getpid();
 	if (m->mechanism == PCT_MECH_PERF) {
 		int fd = perf_open(m, tid, m->ring_pages != 0);
@@ -314,6 +320,7 @@ int rt_arm_thread(uint32_t tid, int own)
 		memset(&sev, 0, sizeof sev);
 		sev.sigev_notify = SIGEV_THREAD_ID;
 		sev.sigev_signo = m->signo;
+		sev.sigev_value.sival_ptr = RT_SIG_COOKIE;
 		sev._sigev_un._tid = (pid_t)tid;
 		ts.it_interval.tv_sec = (time_t)(period / 1000000000u);
 		ts.it_interval.tv_nsec = (long)(period % 1000000000u);
@@ -365,11 +372,32 @@ void rt_for_each_task(int dirfd, int (*fn)(uint32_t tid, const char *name, void 
 		}
 }
 
+/* Does thread tid block signal sig?  Its SigBlk line in
+ * /proc/self/task/TID/status, a mask in hex (proc(5)). */
+static int task_blocks(const char *tid, int sig)
+{
+	char path[64], buf[2048];
+	snprintf(path, sizeof path, "/proc/self/task/%s/status", tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t got = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	buf[got > 0 ? got : 0] = '\0';
+	const char *p = strstr(buf, "\nSigBlk:");
+	if (p == NULL)
+		return 0;
+	unsigned long long mask = strtoull(p + 9, NULL, 16);
+	return sig >= 1 && sig <= 64 && ((mask >> (sig - 1)) & 1);
+}
+
+/* A thread that blocks pct's signal is left unarmed, as if paused
+ * (sig.c): it may be waiting for signals with sigwait(3). */
 static int arm_other(uint32_t tid, const char *name, void *arg)
 {
-	(void)name;
 	int *n = arg;
-	if (tid != rt_gettid() && tid != (uint32_t)rt_g.wall_tid && rt_arm_thread(tid, 0) == 0)
+	if (tid != rt_gettid() && tid != (uint32_t)rt_g.wall_tid && !task_blocks(name, rt_g.method.signo) &&
+	    rt_arm_thread(tid, 0) == 0)
 		(*n)++;
 	return 0;
 }
@@ -395,6 +423,7 @@ void rt_disarm_all(void)
 		struct arm *a = &arms[i];
 		if (atomic_load(&a->used) != 2)
 			continue;
+		atomic_store(&a->paused, 1);
 		if (a->fd >= 0) {
 			uint64_t id = 0;
 			if (ioctl(a->fd, PERF_EVENT_IOC_ID, &id) == 0 && id == a->perf_id)
@@ -403,6 +432,57 @@ void rt_disarm_all(void)
 		if (a->have_timer)
 			timer_settime(a->timer, 0, &off, NULL);
 	}
+}
+
+/* async-signal-safe: is fd a perf event pct armed? */
+int rt_arm_owns_fd(int fd)
+{
+	for (int i = 0, end = atomic_load(&arms_end); i < end; i++)
+		if (atomic_load(&arms[i].used) == 2 && arms[i].fd == fd)
+			return 1;
+	return 0;
+}
+
+/*
+ * async-signal-safe: stop (pause) or restart the calling thread's timer
+ * and event, for a thread that blocks pct's signal (sig.c).  1 if that
+ * changed its state, 0 if not, -1 if the thread is not armed.
+ */
+int rt_arm_pause_mine(int pause)
+{
+	uint32_t tid = rt_gettid();
+	struct arm *a = NULL;
+	if (my_arm > 0)
+		a = &arms[my_arm - 1];
+	for (int i = 0, end = atomic_load(&arms_end); a == NULL && i < end; i++)
+		if (atomic_load(&arms[i].used) == 2 && arms[i].tid == tid)
+			a = &arms[i];
+	if (a == NULL || atomic_load(&a->used) != 2 || a->tid != tid)
+		return -1;
+	if (!pause && !atomic_load_explicit(&rt_g.sampling, memory_order_acquire))
+		return 0;
+	int was = pause;
+	if (!atomic_compare_exchange_strong(&a->paused, &was, !pause) && was == pause)
+		return 0;
+	uint64_t period = a->ring ? 1000000000u / RT_DEFAULT_HZ : rt_g.method.period;
+	struct itimerspec ts, was_ts;
+	memset(&ts, 0, sizeof ts);
+	if (!pause) {
+		/* the rest of the period the thread had run into when it paused,
+		 * so that a thread that blocks the signal often is still sampled
+		 * in proportion to its CPU time */
+		ts.it_interval.tv_sec = (time_t)(period / 1000000000u);
+		ts.it_interval.tv_nsec = (long)(period % 1000000000u);
+		ts.it_value = a->left.tv_sec || a->left.tv_nsec ? a->left : ts.it_interval;
+	}
+	if (a->fd >= 0) {
+		uint64_t id = 0;
+		if (ioctl(a->fd, PERF_EVENT_IOC_ID, &id) == 0 && id == a->perf_id)
+			ioctl(a->fd, pause ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0);
+	}
+	if (a->have_timer && timer_settime(a->timer, 0, &ts, &was_ts) == 0 && pause)
+		a->left = was_ts.it_value;
+	return 1;
 }
 
 /* In a forked child: the parent's timers are gone, and its perf events
@@ -450,6 +530,7 @@ static void *thread_start(void *p)
 		if (rt_g.stack_bytes)
 			rt_thread_stack_known();
 		rt_arm_thread(rt_gettid(), 1);
+		rt_sig_mask_changed();  /* born blocking pct's signal: paused */
 	}
 	pthread_cleanup_push(thread_done, NULL);
 	ret = st.fn(st.arg);

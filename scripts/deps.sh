@@ -7,6 +7,8 @@ set -eu
 # callgrind_annotate (valgrind), protoc and headless chromium
 need="libdw-dev libdebuginfod-dev libelf-dev libcapstone-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler golang-github-google-pprof-dev libc6-dev xz-utils gzip python3 binutils clang util-linux"
 need="$need google-perftools valgrind protobuf-compiler chromium"
+# the Go toolchain for the Go host test (e2e 54)
+need="$need golang-go"
 [ "${1:-}" = bench ] && need="$need libgoogle-perftools4 linux-perf python3-dbg"
 missing=
 for p in $need; do

@@ -1,0 +1,363 @@
+/*
+ * sig.c - pct's signal, and the program's view of it.
+ *
+ * pct samples with one signal (SIGSTKFLT, or a real-time signal named in
+ * $PCT_SIGNAL) whose kernel disposition is pct's handler from pct_on() to
+ * the end of the process.  The program never sees that: pct's sigaction(),
+ * signal(), bsd_signal(), sysv_signal(), sigset() and siginterrupt() keep
+ * the program's own ("virtual") disposition of that signal, report it back,
+ * and pct's handler hands every instance of the signal that pct did not
+ * send (a program's kill(2), sigqueue(3) or its own timer) to it: the
+ * program's handler with its mask and flags, nothing for SIG_IGN, and the
+ * default action (death by the signal) for SIG_DFL.  pct's own instances
+ * are known by their origin: a timer whose si_value is pct's cookie, or a
+ * perf event descriptor pct armed.  So the program may install, reset or
+ * read its handler for pct's signal at any time, and a program that resets
+ * every disposition to SIG_DFL, or handles every signal (Go's runtime),
+ * runs as without pct while pct keeps sampling.
+ *
+ * A thread that blocks pct's signal (pthread_sigmask(3), sigprocmask(2))
+ * is paused: its timer or event is stopped and a pct signal already
+ * pending for it is taken back, so that sigwait(3), sigtimedwait(2) and
+ * signalfd(2) never receive one.  Unblocking resumes it.  A thread created
+ * with the signal blocked starts paused.
+ *
+ * Not covered: calls inside glibc that bypass the dynamic symbol table
+ * (signal dispositions set by posix_spawn(3) in the child, by system(3)),
+ * raw system calls (rt_sigaction, rt_sigprocmask: Go's runtime unblocks
+ * its new threads so, and they stay paused), temporary masks of
+ * sigsuspend(2), pselect(2), ppoll(2) and epoll_pwait(2), and programs
+ * linked with libpct.a: its copy of this file is built without the
+ * wrappers (RT_NO_INTERPOSE), which a static link could not forward to
+ * libc (no dlsym), so there the program's disposition of pct's signal replaces
+ * pct's handler, and pct's samples then reach the program.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "runtime.h"
+
+#define PUBLIC __attribute__((visibility("default")))
+
+typedef int sigaction_fn(int, const struct sigaction *, struct sigaction *);
+typedef int sigmask_fn(int, const sigset_t *, sigset_t *);
+typedef __sighandler_t signal_fn(int, __sighandler_t);
+typedef int siginterrupt_fn(int, int);
+
+static sigaction_fn *real_sigaction;
+static sigmask_fn *real_pthread_sigmask, *real_sigprocmask;
+static signal_fn *real_signal, *real_bsd_signal, *real_sysv_signal, *real_sigset;
+static siginterrupt_fn *real_siginterrupt;
+
+static _Atomic int sig_no;             /* pct's signal once its handler is installed, else 0 */
+/* The program's disposition of sig_no: two copies, the current one named
+ * by virt_cur, so that the handler never reads one half-written. */
+static struct sigaction virt[2];
+static _Atomic int virt_cur;
+
+/* Find the functions pct's wrap: once, before any handler could need them
+ * (the constructor, pct_on), or at a wrapper's first call. */
+void rt_sig_resolve(void)
+{
+	if (real_sigaction)
+		return;
+#ifdef RT_NO_INTERPOSE
+	real_pthread_sigmask = pthread_sigmask;
+	real_sigaction = sigaction;
+	return;
+#endif
+	real_pthread_sigmask = (sigmask_fn *)dlsym(RTLD_NEXT, "pthread_sigmask");
+	real_sigprocmask = (sigmask_fn *)dlsym(RTLD_NEXT, "sigprocmask");
+	real_signal = (signal_fn *)dlsym(RTLD_NEXT, "signal");
+	real_bsd_signal = (signal_fn *)dlsym(RTLD_NEXT, "bsd_signal");
+	real_sysv_signal = (signal_fn *)dlsym(RTLD_NEXT, "sysv_signal");
+	real_sigset = (signal_fn *)dlsym(RTLD_NEXT, "sigset");
+	real_siginterrupt = (siginterrupt_fn *)dlsym(RTLD_NEXT, "siginterrupt");
+	real_sigaction = (sigaction_fn *)dlsym(RTLD_NEXT, "sigaction");
+}
+
+/* The signal pct uses: $PCT_SIGNAL if it is SIGSTKFLT or a real-time
+ * signal libc leaves to programs, else SIGSTKFLT after one warning.  The
+ * others either have a meaning (SIGCHLD, SIGALRM, SIGPROF, SIGUSR1, ...) or
+ * are raised by faults (SIGSEGV, SIGBUS, ...), where a handler that
+ * returns would loop. */
+int rt_sig_choose(void)
+{
+	int s = (int)rt_env_uint("PCT_SIGNAL", SIGSTKFLT, 1, NSIG - 1);
+	if (s != SIGSTKFLT && (s < SIGRTMIN || s > SIGRTMAX)) {
+		rt_say("$PCT_SIGNAL must be SIGSTKFLT (16) or a real-time signal (SIGRTMIN..SIGRTMAX), "
+		       "not", getenv("PCT_SIGNAL"), 0, "pct samples with SIGSTKFLT");
+		s = SIGSTKFLT;
+	}
+	return s;
+}
+
+/* Install handler for signo, keeping the disposition the program had as
+ * its virtual one.  0, or -1 after a warning. */
+int rt_sig_install(int signo, void (*handler)(int, siginfo_t *, void *))
+{
+	struct sigaction sa;
+	rt_sig_resolve();
+	if (real_sigaction == NULL || real_pthread_sigmask == NULL) {
+		rt_warn("cannot find libc's sigaction", NULL, 0);
+		return -1;
+	}
+	if (atomic_load(&sig_no) == signo)
+		return 0;
+	if (real_sigaction(signo, NULL, &virt[0]) != 0) {
+		rt_warn("cannot inspect the signal in $PCT_SIGNAL", NULL, errno);
+		return -1;
+	}
+	atomic_store(&virt_cur, 0);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = handler;
+	/* SA_ONSTACK: Go's runtime refuses handlers without it */
+	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	if (real_sigaction(signo, &sa, NULL) != 0) {
+		rt_warn("cannot install pct's signal handler", NULL, errno);
+		return -1;
+	}
+	atomic_store(&sig_no, signo);
+	return 0;
+}
+
+/* async-signal-safe: did pct send this signal? */
+int rt_sig_mine(const siginfo_t *si)
+{
+	if (si->si_code == SI_TIMER)
+		return si->si_value.sival_ptr == RT_SIG_COOKIE;
+	if (si->si_code >= POLL_IN && si->si_code <= POLL_HUP)
+		return rt_arm_owns_fd(si->si_fd);
+	return 0;
+}
+
+static int requeue(int sig, siginfo_t *si)
+{
+	return (int)syscall(SYS_rt_tgsigqueueinfo, getpid(), (pid_t)rt_gettid(), sig, si);
+}
+
+/* async-signal-safe: deliver sig, which pct did not send, as the program's
+ * disposition says. */
+void rt_sig_forward(int sig, siginfo_t *si, void *uc)
+{
+	struct sigaction a = virt[atomic_load(&virt_cur)];
+	sigset_t set, saved;
+	if (a.sa_handler == SIG_IGN)
+		return;
+	if (a.sa_handler == SIG_DFL) {
+		/* the default action of SIGSTKFLT and the real-time signals:
+		 * end the process by this signal */
+		struct sigaction dfl;
+		memset(&dfl, 0, sizeof dfl);
+		dfl.sa_handler = SIG_DFL;
+		real_sigaction(sig, &dfl, NULL);
+		requeue(sig, si);
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		real_pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+		return;
+	}
+	if (a.sa_flags & SA_RESETHAND) {
+		int next = !atomic_load(&virt_cur);
+		memset(&virt[next], 0, sizeof virt[next]);
+		virt[next].sa_handler = SIG_DFL;
+		atomic_store(&virt_cur, next);
+	}
+	set = a.sa_mask;
+	if (!(a.sa_flags & SA_NODEFER))
+		sigaddset(&set, sig);
+	real_pthread_sigmask(SIG_BLOCK, &set, &saved);
+	if (a.sa_flags & SA_NODEFER) {
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		real_pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	}
+	if (a.sa_flags & SA_SIGINFO)
+		a.sa_sigaction(sig, si, uc);
+	else
+		a.sa_handler(sig);
+	real_pthread_sigmask(SIG_SETMASK, &saved, NULL);
+}
+
+/*
+ * async-signal-safe: pause the calling thread's sampling while it blocks
+ * pct's signal sig, and take back a pct signal already pending for it (a
+ * signal that is not pct's goes back in the queue); resume it when it
+ * unblocks the signal.
+ */
+static void sig_blocked(int sig, int blocked)
+{
+	sigset_t one;
+	if (rt_arm_pause_mine(blocked) <= 0 || !blocked)
+		return;
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	struct timespec zero = { 0, 0 };
+	siginfo_t si;
+	while (syscall(SYS_rt_sigtimedwait, &one, &si, &zero, (size_t)_NSIG / 8) == sig)
+		if (!rt_sig_mine(&si)) {
+			requeue(sig, &si);
+			break;
+		}
+}
+
+/* async-signal-safe: sig_blocked() as the calling thread's mask says (a
+ * new thread, or pct starting). */
+void rt_sig_mask_changed(void)
+{
+	int sig = atomic_load(&sig_no);
+	sigset_t cur;
+	if (sig != 0 && real_pthread_sigmask(SIG_BLOCK, NULL, &cur) == 0)
+		sig_blocked(sig, sigismember(&cur, sig));
+}
+
+/* ---- the wrappers: exactly libc's for every other signal ---- */
+#ifndef RT_NO_INTERPOSE
+static atomic_flag virt_lock = ATOMIC_FLAG_INIT;
+
+/* async-signal-safe: sig_blocked() after a successful
+ * pthread_sigmask(how, set), which leaves pct's signal as it was unless
+ * set names it (or replaces the whole mask). */
+static void sig_mask_set(int how, const sigset_t *set)
+{
+	int sig = atomic_load(&sig_no);
+	if (sig == 0 || (how != SIG_SETMASK && !sigismember(set, sig)))
+		return;
+	sig_blocked(sig, how == SIG_UNBLOCK ? 0 : sigismember(set, sig));
+}
+
+static int virt_swap(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	sigset_t all, saved;
+	/* no handler on this thread may run in between, nor a second writer */
+	sigfillset(&all);
+	real_pthread_sigmask(SIG_BLOCK, &all, &saved);
+	while (atomic_flag_test_and_set(&virt_lock))
+		;
+	int cur = atomic_load(&virt_cur);
+	if (old)
+		*old = virt[cur];
+	if (act) {
+		virt[!cur] = *act;
+		atomic_store(&virt_cur, !cur);
+	}
+	atomic_flag_clear(&virt_lock);
+	real_pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	(void)sig;
+	return 0;
+}
+
+PUBLIC int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	rt_sig_resolve();
+	if (sig != 0 && sig == atomic_load(&sig_no))
+		return virt_swap(sig, act, old);
+	if (real_sigaction == NULL)
+		return errno = ENOSYS, -1;
+	return real_sigaction(sig, act, old);
+}
+
+/* signal() and its kin for pct's signal, over the virtual disposition:
+ * flags as glibc gives them (bsd: SA_RESTART; sysv: SA_RESETHAND |
+ * SA_NODEFER). */
+static __sighandler_t virt_signal(int sig, __sighandler_t h, int flags)
+{
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = h;
+	sa.sa_flags = flags;
+	sigemptyset(&sa.sa_mask);
+	if (virt_swap(sig, &sa, &old) != 0)
+		return SIG_ERR;
+	return old.sa_handler;
+}
+
+static int is_pct(int sig)
+{
+	rt_sig_resolve();
+	return sig != 0 && sig == atomic_load(&sig_no);
+}
+
+PUBLIC __sighandler_t signal(int sig, __sighandler_t h)
+{
+	if (is_pct(sig))
+		return virt_signal(sig, h, SA_RESTART);
+	return real_signal ? real_signal(sig, h) : SIG_ERR;
+}
+
+PUBLIC __sighandler_t bsd_signal(int sig, __sighandler_t h)
+{
+	if (is_pct(sig))
+		return virt_signal(sig, h, SA_RESTART);
+	return real_bsd_signal ? real_bsd_signal(sig, h) : SIG_ERR;
+}
+
+PUBLIC __sighandler_t sysv_signal(int sig, __sighandler_t h)
+{
+	if (is_pct(sig))
+		return virt_signal(sig, h, SA_RESETHAND | SA_NODEFER);
+	return real_sysv_signal ? real_sysv_signal(sig, h) : SIG_ERR;
+}
+
+PUBLIC __sighandler_t sigset(int sig, __sighandler_t h)
+{
+	if (!is_pct(sig))
+		return real_sigset ? real_sigset(sig, h) : SIG_ERR;
+	/* SIG_HOLD blocks the signal and keeps the disposition */
+	sigset_t one, was;
+	struct sigaction old;
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	if (virt_swap(sig, NULL, &old) != 0)
+		return SIG_ERR;
+	if (h == SIG_HOLD) {
+		pthread_sigmask(SIG_BLOCK, &one, &was);
+		return sigismember(&was, sig) ? SIG_HOLD : old.sa_handler;
+	}
+	__sighandler_t prev = virt_signal(sig, h, 0);
+	pthread_sigmask(SIG_UNBLOCK, &one, &was);
+	return sigismember(&was, sig) ? SIG_HOLD : prev;
+}
+
+PUBLIC int siginterrupt(int sig, int flag)
+{
+	if (!is_pct(sig))
+		return real_siginterrupt ? real_siginterrupt(sig, flag) : -1;
+	struct sigaction sa;
+	virt_swap(sig, NULL, &sa);
+	if (flag)
+		sa.sa_flags &= ~SA_RESTART;
+	else
+		sa.sa_flags |= SA_RESTART;
+	return virt_swap(sig, &sa, NULL);
+}
+
+PUBLIC int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+	rt_sig_resolve();
+	if (real_pthread_sigmask == NULL)
+		return ENOSYS;
+	int rc = real_pthread_sigmask(how, set, old);
+	if (rc == 0 && set)
+		sig_mask_set(how, set);
+	return rc;
+}
+
+PUBLIC int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+	rt_sig_resolve();
+	if (real_sigprocmask == NULL)
+		return errno = ENOSYS, -1;
+	int rc = real_sigprocmask(how, set, old);
+	if (rc == 0 && set)
+		sig_mask_set(how, set);
+	return rc;
+}
+#endif
