@@ -16,10 +16,16 @@ out=hf.txt best "$PCTBIN" record -F 1000 -o b.pct "$PROGS/ownprof" 2 || fail "un
 out=wall.txt best "$PCTBIN" record -e wall -o c.pct "$PROGS/ownprof" 2 || fail "under pct -e wall"
 t() { cut -f2 "$1"; }
 echo "ticks (best of 2): plain $(t plain.txt), pct $(t cpu.txt), pct -F 1000 $(t hf.txt), pct -e wall $(t wall.txt)"
-# 2 s of CPU at 100 Hz is 200 ticks; a run may end one tick early or late
+# Every SIGPROF the program gets comes from its own timer
+for f in plain.txt cpu.txt hf.txt wall.txt; do
+	[ "$(cut -f6 $f)" = 0 ] || fail "$f: $(cut -f6 $f) SIGPROFs not from the program's timer"
+done
+# 2 s of CPU at 100 Hz is 200 ticks; a run may end one tick early or
+# late, and on a loaded machine the kernel's accounting moves the plain
+# count itself by a few percent (206-220 seen at load 3-5 on 2 cores)
 for f in cpu.txt hf.txt; do
 	d=$(( $(t $f) - $(t plain.txt) ))
-	[ ${d#-} -le 2 ] || fail "$f: $(t $f) ticks, $(t plain.txt) without pct"
+	[ ${d#-} -le $(( 2 + $(t plain.txt) / 33 )) ] || fail "$f: $(t $f) ticks, $(t plain.txt) without pct"
 done
 # -e wall adds a thread (pct-wall) that blocks every signal.  The kernel
 # then loses about 2% of a process's ITIMER_PROF ticks: a plain helper
@@ -28,6 +34,6 @@ done
 # gave 193-197 of 200.  Allow 5%.
 d=$(( $(t wall.txt) - $(t plain.txt) ))
 [ ${d#-} -le 10 ] || fail "wall: $(t wall.txt) ticks, $(t plain.txt) without pct"
-[ "$(t plain.txt)" -ge 195 ] || fail "the program's own profiling is broken: $(cat plain.txt)"
+[ "$(t plain.txt)" -ge 190 ] || fail "the program's own profiling is broken: $(cat plain.txt)"
 "$PCTBIN" report a.pct | grep -q ownprof || fail "pct did not profile the program"
 pass "SIGPROF/ITIMER_PROF program keeps its ticks"
