@@ -19,7 +19,8 @@
  * $PCT_EVENT        cpu (default), user, wall, cycles, instructions,
  *                   cache-misses or branch-misses (libpct(3)).
  * $PCT_PERIOD       events per sample of a hardware event.
- * $PCT_SIGNAL       the signal pct samples on (default 16, SIGSTKFLT).
+ * $PCT_SIGNAL       the signal pct samples on: 16 (SIGSTKFLT, the default) or a
+ *                   real-time signal SIGRTMIN..SIGRTMAX; others are refused.
  * $PCT_SLOTS        sample table size in entries, a power of two between
  *                   2^10 and 2^26 (default 2^18: 4 MiB, about 229000
  *                   distinct instructions).  Samples past it are counted
