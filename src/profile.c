@@ -154,8 +154,10 @@ static int check_header(const struct pct_header *h, uint64_t size, const char *f
 		return fail(err, errlen, file, "command line of %u bytes, longer than the limit of %u", h->cmdline_len,
 			    PROFILE_CMDLINE_MAX);
 	/* the pool holds the module paths and the command line, no more:
-	 * a larger claim would only make a reader allocate for nothing */
-	uint64_t pool_max = (uint64_t)h->modules_max * (PCT_PATH_MAX + 1) + h->cmdline_len;
+	 * a larger claim would only make a reader allocate for nothing (a
+	 * page of slack, so that one path over PCT_PATH_MAX is named as such
+	 * when the modules are read) */
+	uint64_t pool_max = (uint64_t)h->modules_max * (PCT_PATH_MAX + 1) + h->cmdline_len + 4096;
 	if (h->strings_used > pool_max)
 		return fail(err, errlen, file, "string pool of %llu bytes in use, more than %u module paths and "
 			    "the command line can fill (%llu)", (unsigned long long)h->strings_used, h->modules_max,

@@ -8,9 +8,12 @@ for i in $(seq 200); do
 	PCT=e.pct PCT_QUIET=1 LD_PRELOAD=$LIBPCT "$PROGS/burn-exec" 20 /bin/true || deaths=$((deaths + 1))
 done
 [ $deaths -eq 0 ] || fail "$deaths of 200 exec'ed programs died"
+# A process writes its profile at its first sample.  200 x 20 ms = 4 s of
+# CPU is about 1000 samples at 250 Hz, but on an oversubscribed machine
+# the kernel's CPU-time timers lose expirations (issue 15), so a 20 ms
+# image may take none: the floors only prove that the races were sampled.
 n=$(ls e*.pct | wc -l)
-[ "$n" -eq 200 ] || fail "expected 200 profiles of the burning images, found $n"
+[ "$n" -ge 100 ] || fail "expected about 200 profiles of the burning images, found $n"
 total=$("$PCTBIN" report --format=tsv e*.pct | awk -F'\t' 'NR > 1 { n += $1 } END { print n }')
-# 200 x 20 ms = 4 s of CPU: about 1000 samples at 250 Hz
-[ "$total" -ge 600 ] || fail "only $total samples in 200 x 20 ms"
-pass "200 exec races, no deaths, $total samples"
+[ "$total" -ge 250 ] || fail "only $total samples in 200 x 20 ms"
+pass "200 exec races, no deaths, $n profiles, $total samples"

@@ -30,5 +30,5 @@ mkfifo fifo
 printf 'module\tbuild_id\toffset\tsamples\n%s\t\t0x10\t3\n/dev/zero\t\t0x10\t2\n' "$SCRATCH/fifo" | "$PROGS/mkprofile" hostile.pct
 timeout 20 "$PCTBIN" report hostile.pct >/dev/null 2>err; rc=$?
 [ $rc -eq 0 ] || fail "report of a profile naming a FIFO: status $rc"
-grep -q "'/dev/zero' is not a regular file" err && grep -q "fifo' is not a regular file" err || fail "warnings: $(cat err)"
+grep -q "'/dev/zero': a character device, not a regular file" err && grep -q "fifo': a FIFO, not a regular file" err || fail "warnings: $(cat err)"
 pass "live reads, a planted symlink, hostile module paths"
