@@ -60,7 +60,10 @@ grep -q 'string_table: "nanoseconds"' decoded.txt || fail "no nanoseconds sample
 "$PCTBIN" record -g -o cc.pct "$PROGS/callchain" 0.2 >/dev/null 2>&1 || fail "record -g"
 "$PCTBIN" export --format=gperftools -o cc.prof cc.pct || fail "export gperftools -g"
 google-pprof --text --cum "$PROGS/callchain" cc.prof >cum.txt 2>/dev/null || fail "google-pprof -g"
-awk '$6 == "main" && $5 == "100.0%" { found = 1 } END { exit !found }' cum.txt || fail "main is not 100% cumulative: $(cat cum.txt)"
+# (every sample is under main unloaded; a loaded run once left 3 of 350 whose
+# stacks did not reach main, so allow 2%)
+awk '$6 == "main" && $5 + 0 >= 98 { found = 1 } END { exit !found }' cum.txt ||
+	fail "main is not (nearly) 100% cumulative: $(cat cum.txt)"
 "$PCTBIN" export --format=callgrind -o cc.callgrind cc.pct || fail "export callgrind -g"
 grep -q '^calls=' cc.callgrind || fail "no calls= lines with stacks"
 callgrind_annotate --inclusive=yes cc.callgrind >cgi.txt 2>&1 || fail "callgrind_annotate -g: $(cat cgi.txt)"
