@@ -1,0 +1,43 @@
+/*
+ * host-longjmp.c - the timeout pattern: SIGALRM every 100 us, whose
+ * handler siglongjmps out of whatever ran, argv[1] times (3000).  It says
+ * how many jumps it made.  pct must not hold a lock where such a handler
+ * can leave it held: the next sample would wait on it for ever.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/time.h>
+
+static sigjmp_buf env;
+static volatile unsigned long spin;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	siglongjmp(env, 1);
+}
+
+int main(int argc, char **argv)
+{
+	int want = argc > 1 ? atoi(argv[1]) : 3000;
+	struct itimerval it = { { 0, 100 }, { 0, 100 } };
+	struct sigaction sa = { .sa_handler = on_alarm };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+	volatile int jumps = 0;
+	while (jumps < want) {
+		if (sigsetjmp(env, 1) != 0) {
+			jumps++;
+			continue;
+		}
+		for (;;)
+			spin++;
+	}
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+	setitimer(ITIMER_REAL, &off, NULL);
+	printf("%d jumps\n", jumps);
+	return 0;
+}
