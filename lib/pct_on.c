@@ -242,15 +242,16 @@ static int seccomp_refuses(void)
 
 /* Stop sampling, with one warning, if the process is under a seccomp
  * filter that was not there when sampling started (a filter that kills a
- * system call of the handler would turn the next sample into SIGSYS).
- * Returns 1 if it did. */
+ * system call of the handler would turn the next sample into SIGSYS). */
 static void seccomp_stop(void)
 {
+	rt_wall_stop();  /* and its thread ends: a program whose last thread exits must end */
 	rt_sampling_disarm();
 	if (!atomic_exchange(&rt_g.seccomp_warned, 1))
 		rt_say("a seccomp filter was installed", NULL, 0, "profiling stops");
 }
 
+/* seccomp_stop() if a filter came since pct_on; 1 if so. */
 int rt_seccomp_changed(void)
 {
 	uint64_t mode = 0, unused;

@@ -3,7 +3,7 @@
 #
 # host_modes NAME CMD [ARG...]: run CMD plain, then preloaded with pct in
 # each mode (default, -F 5000, -e wall, -g), each in a subshell that
-# first evaluates $PRE (a ulimit, say) and bounded by `timeout 60`.  The
+# first evaluates $PRE (a ulimit, say) and bounded by `timeout ${TMO:-60}`.  The
 # stdout and exit status of every pct run must equal the plain run's.
 # ${WRAP[@]}, if set, runs before pct's environment is set (so it is not
 # profiled itself) and must exec its arguments.  $POUT is $PCT (default $SCRATCH/prof/m.pct, in a fresh directory per
@@ -25,11 +25,11 @@ count_samples() {  # count_samples DIR: samples in every profile in DIR
 host_modes() {
 	local name=$1; shift
 	local want rc i
-	(eval "${PRE:-}"; exec timeout 60 ${WRAP+"${WRAP[@]}"} "$@") >plain.out 2>plain.err; want=$?
+	(eval "${PRE:-}"; exec timeout ${TMO:-60} ${WRAP+"${WRAP[@]}"} "$@") >plain.out 2>plain.err; want=$?
 	SAMPLES=
 	for i in "${!MODES[@]}"; do
 		rm -rf prof; mkdir prof; chmod 777 prof
-		(eval "${PRE:-}"; exec timeout 60 ${WRAP+"${WRAP[@]}"} env PCT="${POUT:-$SCRATCH/prof/m.pct}" LD_PRELOAD="$LIBPCT" \
+		(eval "${PRE:-}"; exec timeout ${TMO:-60} ${WRAP+"${WRAP[@]}"} env PCT="${POUT:-$SCRATCH/prof/m.pct}" LD_PRELOAD="$LIBPCT" \
 			${MODES[$i]} "$@") >"mode.out" 2>"err.${MODE_NAMES[$i]}"; rc=$?
 		[ "$rc" = "$want" ] ||
 			fail "$name, pct ${MODE_NAMES[$i]}: exit status $rc, $want without pct: $(head -c 600 "err.${MODE_NAMES[$i]}")"

@@ -2,13 +2,16 @@
  * host-longjmp.c - the timeout pattern: SIGALRM every 100 us, whose
  * handler siglongjmps out of whatever ran, argv[1] times (3000).  It says
  * how many jumps it made.  pct must not hold a lock where such a handler
- * can leave it held: the next sample would wait on it for ever.
+ * can leave it held: the next sample would wait on it for ever.  After
+ * the last jump it spins 50 ms more with the alarm off, so that such a
+ * wait has no SIGALRM to end it.
  */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/time.h>
+#include <time.h>
 
 static sigjmp_buf env;
 static volatile unsigned long spin;
@@ -38,6 +41,13 @@ int main(int argc, char **argv)
 	}
 	struct itimerval off = { { 0, 0 }, { 0, 0 } };
 	setitimer(ITIMER_REAL, &off, NULL);
+	struct timespec t0, t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	do {
+		for (int i = 0; i < 10000; i++)
+			spin++;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 50000000L);
 	printf("%d jumps\n", jumps);
 	return 0;
 }
