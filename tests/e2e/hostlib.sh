@@ -24,18 +24,21 @@ count_samples() {  # count_samples DIR: samples in every profile in DIR
 
 host_modes() {
 	local name=$1; shift
-	local want rc i
+	local want rc i pdir
 	(eval "${PRE:-}"; exec timeout ${TMO:-60} ${WRAP+"${WRAP[@]}"} "$@") >plain.out 2>plain.err; want=$?
 	SAMPLES=
 	for i in "${!MODES[@]}"; do
 		rm -rf prof; mkdir prof; chmod 777 prof
+		pdir=${POUT:-$SCRATCH/prof/m.pct}
+		[ -d "$pdir" ] || pdir=$(dirname "$pdir")
+		case $pdir in "$SCRATCH"/*) rm -f "$pdir"/*.pct;; *) pdir=$SCRATCH/prof;; esac
 		(eval "${PRE:-}"; exec timeout ${TMO:-60} ${WRAP+"${WRAP[@]}"} env PCT="${POUT:-$SCRATCH/prof/m.pct}" LD_PRELOAD="$LIBPCT" \
 			${MODES[$i]} "$@") >"mode.out" 2>"err.${MODE_NAMES[$i]}"; rc=$?
 		[ "$rc" = "$want" ] ||
 			fail "$name, pct ${MODE_NAMES[$i]}: exit status $rc, $want without pct: $(head -c 600 "err.${MODE_NAMES[$i]}")"
 		cmp -s plain.out mode.out ||
 			fail "$name, pct ${MODE_NAMES[$i]}: output differs: $(diff plain.out mode.out | head -5)"
-		SAMPLES="$SAMPLES ${MODE_NAMES[$i]}=$(count_samples prof)"
+		SAMPLES="$SAMPLES ${MODE_NAMES[$i]}=$(count_samples "$pdir")"
 	done
 	echo "$name: status $want and output identical in every mode; samples:$SAMPLES"
 }
