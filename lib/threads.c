@@ -229,8 +229,16 @@ static int ring_drain(struct arm *a, uint32_t slot)
 {
 	struct perf_event_mmap_page *r = a->ring;
 	int expect = 0, n = 0;
-	if (r == NULL || !atomic_compare_exchange_strong(&a->draining, &expect, 1))
+	sigset_t old;
+	if (r == NULL)
 		return -1;
+	/* a program's handler that siglongjmps out of this one would leave
+	 * draining set, and the ring would never be read again */
+	rt_block_signals(&old);
+	if (!atomic_compare_exchange_strong(&a->draining, &expect, 1)) {
+		rt_restore_signals(&old);
+		return -1;
+	}
 	const unsigned char *data = (const unsigned char *)r + r->data_offset;
 	uint64_t size = r->data_size, mask = size - 1;
 	uint64_t head = __atomic_load_n(&r->data_head, __ATOMIC_ACQUIRE), tail = r->data_tail;
@@ -254,6 +262,7 @@ static int ring_drain(struct arm *a, uint32_t slot)
 	}
 	__atomic_store_n(&r->data_tail, tail, __ATOMIC_RELEASE);
 	atomic_store(&a->draining, 0);
+	rt_restore_signals(&old);
 	return n;
 }
 
