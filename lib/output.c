@@ -372,6 +372,15 @@ static int reserve(int fd, uint64_t size)
 	return 0;
 }
 
+/* The error of a failed MADV_POPULATE_WRITE as the write would have met
+ * it: EFAULT means the page fault would raise SIGBUS, which on a shared
+ * file mapping is a file system without room.  Others (EPERM from a
+ * seccomp filter, say) are themselves. */
+static int populate_errno(int err)
+{
+	return err == EFAULT ? ENOSPC : err;
+}
+
 /*
  * async-signal-safe: the slow path of rt_reserve (runtime.h), which has
  * checked that pages are reserved one by one and len > 0: reserve the
@@ -393,7 +402,7 @@ int rt_output_reserve(const void *p, size_t len)
 			j++;
 		if (madvise(rt_g.reserve_base + (i << shift), (size_t)(j - i + 1) << shift,
 			    MADV_POPULATE_WRITE) != 0) {
-			int err = errno;
+			int err = populate_errno(errno);
 			if (!atomic_exchange(&out.full_warned, 1))
 				rt_warn("no room to extend the profile; later samples that need more of it are "
 					"dropped:", rt_g.path, err);
@@ -427,7 +436,7 @@ static int reserve_lazily(char *map, uint64_t size)
 	if (bits == MAP_FAILED)
 		return 0;
 	if (madvise(map, (size_t)1 << shift, MADV_POPULATE_WRITE) != 0) {
-		int err = errno;
+		int err = populate_errno(errno);
 		munmap(bits, out.reserved_size);
 		errno = err;
 		return err == EINVAL ? 0 : -1;
