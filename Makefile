@@ -175,12 +175,17 @@ $(B)/tests/progs/work-fast: tests/progs/work.c
 $(B)/tests/progs/die: tests/progs/die.c
 	@mkdir -p $(@D)
 	$(CC) $(PROG_CFLAGS) -o $@ $<
+# programs that pct must leave running exactly as without it (tests 56-66)
+HOST_PROGS := $(patsubst tests/progs/%.c,$(B)/tests/progs/%,$(wildcard tests/progs/host-*.c))
 PROGS := $(B)/tests/progs/die $(B)/tests/progs/work-full $(B)/tests/progs/work-half $(B)/tests/progs/work-fast \
 	$(B)/tests/progs/libcwork $(B)/tests/progs/hotline $(B)/tests/progs/mkprofile $(B)/tests/progs/selftime $(B)/tests/progs/selftime-static $(B)/tests/progs/selftime-manual \
 	$(B)/tests/progs/burn-exec $(B)/tests/progs/threads4 $(B)/tests/progs/forkexec $(B)/tests/progs/dlplug \
 	$(B)/tests/progs/libplug-a.so $(B)/tests/progs/libplug-b.so $(B)/tests/progs/spinsleep $(B)/tests/progs/ownprof \
 	$(B)/tests/progs/eintr $(B)/tests/progs/hostile $(B)/tests/progs/callchain $(B)/tests/progs/noperf \
-	$(B)/tests/progs/scribble $(B)/tests/progs/escnames
+	$(B)/tests/progs/scribble $(B)/tests/progs/escnames $(HOST_PROGS)
+$(HOST_PROGS): $(B)/tests/progs/%: tests/progs/%.c tests/progs/burn.h
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -pthread -o $@ $<
 # call stacks must unwind without frame pointers (CFI only)
 $(B)/tests/progs/callchain: tests/progs/callchain.c tests/progs/burn.h
 	@mkdir -p $(@D)

@@ -28,7 +28,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "runtime.h"
@@ -152,18 +155,36 @@ static int hexval(char c)
 	return -1;
 }
 
+/* async-signal-safe: copy len bytes of our memory at addr into dst with
+ * process_vm_readv(2), which fails with EFAULT where a read would fault (a
+ * PROT_NONE page, or a page past the end of a truncated file: SIGSEGV or
+ * SIGBUS in the program).  The bytes copied. */
+static size_t read_self(void *dst, uint64_t addr, size_t len)
+{
+	struct iovec local = { dst, len }, remote = { (void *)(uintptr_t)addr, len };
+	ssize_t got = syscall(SYS_process_vm_readv, (pid_t)rt_getpid(), &local, 1UL, &remote, 1UL, 0UL);
+	return got > 0 ? (size_t)got : 0;
+}
+
+/* The ELF header and note segment, copied (guarded by module_lock). */
+static unsigned char image_head[4096], image_notes[4096];
+
 /* async-signal-safe: the build-id of the ELF image whose header is mapped at
- * [head, head_end), if its note segment lies inside that mapping. */
+ * [head, head_end), if its note segment lies inside that mapping.  The
+ * mapping is never touched directly: it may be unreadable or outlive its
+ * file's end. */
 static size_t build_id_from_image(uint64_t head, uint64_t head_end, uint8_t *out)
 {
-	const ElfW(Ehdr) *eh = (const void *)head;
+	size_t have = read_self(image_head, head, head_end - head < sizeof image_head ?
+						       (size_t)(head_end - head) : sizeof image_head);
+	const ElfW(Ehdr) *eh = (const void *)image_head;
 
-	if (head_end - head < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+	if (have < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
 	    eh->e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
 	    eh->e_phentsize != sizeof(ElfW(Phdr)) ||
-	    eh->e_phoff + (uint64_t)eh->e_phnum * sizeof(ElfW(Phdr)) > head_end - head)
+	    eh->e_phoff + (uint64_t)eh->e_phnum * sizeof(ElfW(Phdr)) > have)
 		return 0;
-	const ElfW(Phdr) *ph = (const void *)(head + eh->e_phoff);
+	const ElfW(Phdr) *ph = (const void *)(image_head + eh->e_phoff);
 	uint64_t bias = 0;
 	int have_bias = 0;
 	for (int i = 0; i < eh->e_phnum; i++)
@@ -176,8 +197,10 @@ static size_t build_id_from_image(uint64_t head, uint64_t head_end, uint8_t *out
 		return 0;
 	for (int i = 0; i < eh->e_phnum; i++) {
 		uint64_t a = bias + ph[i].p_vaddr;
-		if (ph[i].p_type == PT_NOTE && a >= head && a + ph[i].p_filesz <= head_end) {
-			size_t n = build_id_from_notes((const void *)a, ph[i].p_filesz, out);
+		if (ph[i].p_type == PT_NOTE && a >= head && a + ph[i].p_filesz <= head_end &&
+		    ph[i].p_filesz <= sizeof image_notes) {
+			size_t len = read_self(image_notes, a, (size_t)ph[i].p_filesz);
+			size_t n = len == ph[i].p_filesz ? build_id_from_notes(image_notes, len, out) : 0;
 			if (n)
 				return n;
 		}
@@ -337,13 +360,16 @@ void rt_modules_defer_scan(void)
  * whose first samples found the table busy).  Not in the handler. */
 void rt_modules_scan_pending(void)
 {
+	sigset_t old;
 	if (!atomic_load(&rt_g.modules_pending))
 		return;
+	rt_block_signals(&old);  /* no handler while the lock is held: see rt_output_create */
 	while (atomic_flag_test_and_set_explicit(&rt_g.module_lock, memory_order_acquire))
 		;
 	if (atomic_load(&rt_g.modules_pending))
 		scan_all_locked();
 	atomic_flag_clear_explicit(&rt_g.module_lock, memory_order_release);
+	rt_restore_signals(&old);
 }
 
 /*
@@ -356,9 +382,13 @@ int rt_modules_add_mapping_of(uintptr_t pc)
 {
 	struct maps_scan s;
 	int mod;
+	sigset_t old;
 
-	if (atomic_flag_test_and_set_explicit(&rt_g.module_lock, memory_order_acquire))
+	rt_block_signals(&old);
+	if (atomic_flag_test_and_set_explicit(&rt_g.module_lock, memory_order_acquire)) {
+		rt_restore_signals(&old);
 		return -1;
+	}
 	/* The first sample records every module; another thread may have
 	 * added this one meanwhile. */
 	if (atomic_load_explicit(&rt_g.modules_pending, memory_order_relaxed))
@@ -380,6 +410,7 @@ int rt_modules_add_mapping_of(uintptr_t pc)
 	mod = s.added;
 out:
 	atomic_flag_clear_explicit(&rt_g.module_lock, memory_order_release);
+	rt_restore_signals(&old);
 	return mod;
 }
 
@@ -399,6 +430,8 @@ int rt_modules_retire_unmapped(void)
 	 * lock now could make the first sample's handler wait on it. */
 	if (atomic_load(&rt_g.modules_pending))
 		return 0;
+	sigset_t old;
+	rt_block_signals(&old);
 	while (atomic_flag_test_and_set_explicit(&rt_g.module_lock, memory_order_acquire))
 		;
 	memset(&s, 0, sizeof s);
@@ -418,6 +451,7 @@ int rt_modules_retire_unmapped(void)
 		}
 	}
 	atomic_flag_clear_explicit(&rt_g.module_lock, memory_order_release);
+	rt_restore_signals(&old);
 	return n;
 }
 
@@ -433,7 +467,7 @@ __attribute__((visibility("default"))) int dlclose(void *handle)
 	if (real == NULL)
 		return -1;
 	int rc = real(handle);
-	if (rc == 0 && atomic_load(&rt_g.state) == RT_ON && rt_g.hdr && rt_g.led.pid == (uint32_t)getpid())
+	if (rc == 0 && atomic_load(&rt_g.state) == RT_ON && rt_g.hdr && rt_g.led.pid == rt_getpid())
 		rt_modules_retire_unmapped();
 	return rc;
 }

@@ -40,10 +40,13 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -177,6 +180,38 @@ static void point_into(void *base)
 }
 
 /*
+ * async-signal-safe: the most bytes the file may have without harming the
+ * program: below RLIMIT_FSIZE (past it ftruncate would raise SIGXFSZ, which
+ * kills), and leaving the program max(64 MiB, a quarter of RLIMIT_AS) of
+ * its address space.  UINT64_MAX without limits.
+ */
+static uint64_t room_for_file(void)
+{
+	struct rlimit rl;
+	uint64_t room = UINT64_MAX, vm_kb, unused;
+	if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		room = rl.rlim_cur;
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+		uint64_t keep = rl.rlim_cur / 4 > RT_AS_HEADROOM ? rl.rlim_cur / 4 : RT_AS_HEADROOM;
+		if (rt_status_field("VmSize", &vm_kb, &unused) != 0)
+			return 0;
+		uint64_t used = vm_kb * 1024 + keep;
+		uint64_t as_room = used < rl.rlim_cur ? rl.rlim_cur - used : 0;
+		room = as_room < room ? as_room : room;
+	}
+	return room;
+}
+
+/* The file's size with 2^slots_log2 table slots and a stack region of
+ * stacks bytes (0: none), and where that region starts. */
+static uint64_t layout_size(uint64_t table_off, unsigned slots_log2, uint64_t stacks, uint64_t *stacks_off)
+{
+	uint64_t end = table_off + (UINT64_C(1) << slots_log2) * sizeof(struct pct_entry);
+	*stacks_off = stacks ? (end + 4095) & ~(uint64_t)4095 : 0;
+	return stacks ? *stacks_off + stacks : end;
+}
+
+/*
  * Build the header, module table and string pool in memory for a file to
  * be named name.  Returns 0, or -1 after one warning.
  */
@@ -215,7 +250,100 @@ int rt_output_prepare(const char *name, unsigned slots_log2, int derived)
 	rt_g.slots_limit = h.table_slots - h.table_slots / 8;
 	rt_g.slots_shift = 64 - slots_log2;
 	store_cmdline();
+	uint64_t smallest_off;
+	if (layout_size(h.table_offset, RT_MIN_SLOTS_LOG2, h.stacks_size ? RT_MIN_STACK_AREA : 0, &smallest_off) >
+	    room_for_file()) {
+		rt_warn("the file size or address space limit leaves no room for the profile", name, 0);
+		munmap(out.staging, out.staging_size);
+		out.staging = NULL;
+		rt_g.hdr = NULL;
+		return -1;
+	}
 	return 0;
+}
+
+/*
+ * async-signal-safe: make the prepared file fit the program's limits
+ * (room_for_file) before it exists: a smaller stack region first, then
+ * fewer table slots, down to RT_MIN_STACK_AREA and RT_MIN_SLOTS_LOG2.
+ * The table is not in use yet, so its size may still change.  0 (with
+ * one note if it shrank), or -1 if even the smallest file does not fit.
+ */
+static int fit_limits(void)
+{
+	struct pct_header *h = out.staging;
+	struct rt_ledger *l = &rt_g.led;
+	uint64_t room = room_for_file();
+	if (l->file_size <= room)
+		return 0;
+	unsigned log2 = 64 - rt_g.slots_shift;
+	uint64_t stacks = l->stacks_size, stacks_off, size;
+	while ((size = layout_size(l->table_offset, log2, stacks, &stacks_off)) > room) {
+		if (stacks > RT_MIN_STACK_AREA) {
+			stacks = stacks_off < room && room - stacks_off > RT_MIN_STACK_AREA ?
+					 (room - stacks_off) & ~(uint64_t)4095 : RT_MIN_STACK_AREA;
+			if (stacks > l->stacks_size)
+				stacks = l->stacks_size;
+		} else if (log2 > RT_MIN_SLOTS_LOG2) {
+			log2--;
+		} else {
+			return -1;
+		}
+	}
+	if (stacks && room - size >= 4096) {  /* give the stacks what fewer slots freed */
+		uint64_t more = (room - size) & ~(uint64_t)4095;
+		stacks = stacks + more < l->stacks_size ? stacks + more : l->stacks_size;
+		size = layout_size(l->table_offset, log2, stacks, &stacks_off);
+	}
+	h->table_slots = UINT64_C(1) << log2;
+	h->stacks_offset = stacks_off;
+	h->stacks_size = stacks;
+	h->file_size = size;
+	l->stacks_offset = stacks_off;
+	l->stacks_size = stacks;
+	l->file_size = size;
+	rt_g.slots_mask = h->table_slots - 1;
+	rt_g.slots_limit = h->table_slots - h->table_slots / 8;
+	rt_g.slots_shift = 64 - log2;
+	rt_say("the profile is made smaller to fit the file size or address space limit", out.final, 0,
+	       "fewer distinct samples or call stacks fit in it");
+	return 0;
+}
+
+/*
+ * async-signal-safe: remove the named temporaries (DIR/.pct-tmp.PID, made
+ * where the file system lacks O_TMPFILE) that processes killed while
+ * creating their file left in the directory: only regular files of ours
+ * whose process is gone.
+ */
+static void remove_stale_temporaries(void)
+{
+	char dents[2048];
+	long got;
+	int dirfd = open(out.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return;
+	uint32_t me = rt_getpid();
+	while ((got = syscall(SYS_getdents64, dirfd, dents, sizeof dents)) > 0)
+		for (long off = 0; off < got;) {
+			struct { uint64_t ino; int64_t off; unsigned short reclen; unsigned char type; char name[]; }
+				*d = (void *)(dents + off);
+			off += d->reclen;
+			if (strncmp(d->name, ".pct-tmp.", 9) != 0 || d->name[9] == '\0')
+				continue;
+			uint64_t pid = 0;
+			const char *c = d->name + 9;
+			for (; *c >= '0' && *c <= '9' && pid < UINT32_MAX; c++)
+				pid = pid * 10 + (uint64_t)(*c - '0');
+			struct stat st;
+			if (*c || pid == 0 || pid >= UINT32_MAX || pid == me ||
+			    fstatat(dirfd, d->name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
+			    st.st_uid != geteuid())
+				continue;
+			if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+				unlinkat(dirfd, d->name, 0);
+		}
+	close(dirfd);
 }
 
 /*
@@ -245,6 +373,15 @@ static int reserve(int fd, uint64_t size)
 	return 0;
 }
 
+/* The error of a failed MADV_POPULATE_WRITE as the write would have met
+ * it: EFAULT means the page fault would raise SIGBUS, which on a shared
+ * file mapping is a file system without room.  Others (EPERM from a
+ * seccomp filter, say) are themselves. */
+static int populate_errno(int err)
+{
+	return err == EFAULT ? ENOSPC : err;
+}
+
 /*
  * async-signal-safe: the slow path of rt_reserve (runtime.h), which has
  * checked that pages are reserved one by one and len > 0: reserve the
@@ -266,7 +403,7 @@ int rt_output_reserve(const void *p, size_t len)
 			j++;
 		if (madvise(rt_g.reserve_base + (i << shift), (size_t)(j - i + 1) << shift,
 			    MADV_POPULATE_WRITE) != 0) {
-			int err = errno;
+			int err = populate_errno(errno);
 			if (!atomic_exchange(&out.full_warned, 1))
 				rt_warn("no room to extend the profile; later samples that need more of it are "
 					"dropped:", rt_g.path, err);
@@ -300,7 +437,7 @@ static int reserve_lazily(char *map, uint64_t size)
 	if (bits == MAP_FAILED)
 		return 0;
 	if (madvise(map, (size_t)1 << shift, MADV_POPULATE_WRITE) != 0) {
-		int err = errno;
+		int err = populate_errno(errno);
 		munmap(bits, out.reserved_size);
 		errno = err;
 		return err == EINVAL ? 0 : -1;
@@ -380,11 +517,17 @@ int rt_output_create(void)
 	void *map = MAP_FAILED;
 	int fd = -1, err = 0;
 	const char *step = "cannot create the profile";
+	sigset_t old;
 
+	/* No handler may run while this thread holds the locks: pct's would
+	 * spin on them, and a program's that siglongjmps would leave them
+	 * held for good. */
+	rt_block_signals(&old);
 	while (atomic_flag_test_and_set_explicit(&out.lock, memory_order_acquire))
 		;
 	if (atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) || out.failed) {
 		atomic_flag_clear_explicit(&out.lock, memory_order_release);
+		rt_restore_signals(&old);
 		return out.failed ? -1 : 0;
 	}
 	/* The module table is appended to under module_lock; hold it too so
@@ -398,9 +541,16 @@ int rt_output_create(void)
 	 * memory, which may hold secrets) nobody else may read it. */
 	int named = 0;
 	mode_t mode = rt_g.stack_bytes ? 0600 : 0644;
+	if (fit_limits() != 0) {
+		err = EFBIG;
+		step = "the file size or address space limit leaves no room for the profile";
+		goto fail;
+	}
+	size = rt_g.led.file_size;
 	fd = open(out.dir, O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
 	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
 		named = 1;
+		remove_stale_temporaries();
 		fd = open(out.tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	}
 	if (fd < 0 && named && errno == EEXIST) {
@@ -428,8 +578,8 @@ int rt_output_create(void)
 	madvise(map, size, MADV_RANDOM);
 	int lazily = reserve_lazily(map, size);
 	if (lazily < 0) {
-		err = ENOSPC;
-		step = "no room for the profile";
+		err = errno;
+		step = err == ENOSPC || err == EDQUOT ? "no room for the profile" : "cannot reserve the profile's pages";
 		goto fail;
 	}
 	if (lazily == 0) {
@@ -478,6 +628,7 @@ int rt_output_create(void)
 	atomic_store_explicit(&rt_g.table_ready, 1, memory_order_release);
 	atomic_flag_clear_explicit(&rt_g.module_lock, memory_order_release);
 	atomic_flag_clear_explicit(&out.lock, memory_order_release);
+	rt_restore_signals(&old);
 	return 0;
 fail:
 	out.failed = 1;
@@ -493,6 +644,7 @@ fail:
 	rt_g.path[0] = '\0';
 	atomic_flag_clear_explicit(&rt_g.module_lock, memory_order_release);
 	atomic_flag_clear_explicit(&out.lock, memory_order_release);
+	rt_restore_signals(&old);
 	return -1;
 }
 
@@ -555,7 +707,7 @@ void rt_output_finish(void)
 {
 	struct pct_header *h = rt_g.hdr;
 
-	if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) || rt_g.led.pid != (uint32_t)getpid())
+	if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) || rt_g.led.pid != rt_getpid())
 		return;
 	h->end_time_ns = realtime_ns();
 	if (rt_g.led.stacks_offset) {

@@ -20,11 +20,19 @@
  * not what the caller called it; "%e" uses /proc/self/exe.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/seccomp.h>
+#include <stdarg.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "pct.h"
@@ -114,6 +122,174 @@ static int expand_name(char *out, size_t cap, const char *pattern)
 	return 0;
 }
 
+/* async-signal-safe: the pid from the kernel.  A child of a raw clone(2)
+ * shares our memory, so any pid the C library cached may be the parent's. */
+uint32_t rt_getpid(void)
+{
+	return (uint32_t)syscall(SYS_getpid);
+}
+
+/*
+ * async-signal-safe: the numbers of "FIELD:\tA" or "FIELD:\tA/B" in
+ * /proc/self/status (B is 0 if absent).  0, or -1 if there is no such
+ * field or no /proc.
+ */
+int rt_status_field(const char *field, uint64_t *a, uint64_t *b)
+{
+	char buf[4096];
+	size_t n = 0, flen = strlen(field);
+	ssize_t r;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while (n < sizeof buf - 1 && ((r = read(fd, buf + n, sizeof buf - 1 - n)) > 0 || (r < 0 && errno == EINTR)))
+		n += r > 0 ? (size_t)r : 0;
+	close(fd);
+	buf[n] = '\0';
+	for (char *p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, field, flen) != 0 || p[flen] != ':')
+			continue;
+		p += flen + 1;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		*a = *b = 0;
+		if (*p < '0' || *p > '9')
+			return -1;
+		for (; *p >= '0' && *p <= '9'; p++)
+			*a = *a * 10 + (uint64_t)(*p - '0');
+		if (*p == '/')
+			for (p++; *p >= '0' && *p <= '9'; p++)
+				*b = *b * 10 + (uint64_t)(*p - '0');
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * async-signal-safe: block every signal a program can catch but the
+ * synchronous ones, so that neither pct's handler nor a program's handler
+ * that siglongjmps can run while the calling thread holds one of pct's
+ * locks (a handler that never returns would leave it held for good).
+ */
+void rt_block_signals(void *old)
+{
+	sigset_t all;
+	sigfillset(&all);
+	sigdelset(&all, SIGSEGV);
+	sigdelset(&all, SIGBUS);
+	sigdelset(&all, SIGILL);
+	sigdelset(&all, SIGFPE);
+	sigdelset(&all, SIGTRAP);
+	sigdelset(&all, SIGSYS);
+	pthread_sigmask(SIG_BLOCK, &all, old);
+}
+
+void rt_restore_signals(const void *old)
+{
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+/*
+ * A $PCT that names a directory ("out/", or "out" that is one) gets the
+ * default file name inside it; one that names an existing file that is
+ * not a regular file (/dev/full, a FIFO, a socket) is refused: pct would
+ * otherwise write NAME.PID.pct beside it, in /dev.  0, or -1 after one
+ * warning.
+ */
+static int name_in_dir(char *name, size_t cap)
+{
+	struct stat st;
+	size_t len = strlen(name);
+	int is_dir = len > 0 && name[len - 1] == '/';
+	if (stat(name, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			is_dir = 1;
+		else if (!S_ISREG(st.st_mode)) {
+			rt_warn("$PCT names a special file, not a profile", name, 0);
+			return -1;
+		}
+	}
+	if (!is_dir)
+		return 0;
+	char a0buf[PCT_PATH_MAX + 1], base[80];
+	base_name(base, sizeof base, argv0(a0buf, sizeof a0buf));
+	int w = snprintf(name + len, cap - len, "%s%s.%d.pct", name[len - 1] == '/' ? "" : "/", base,
+			 (int)getpid());
+	if (w < 0 || (size_t)w >= cap - len) {
+		rt_warn("output name too long from $PCT", name, 0);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether a seccomp filter allows sampling: sampling starts under none,
+ * or under one whose installer vouches ($PCT_SECCOMP_OK=1) that it never
+ * kills or traps a system call pct makes.  A filter that kills cannot be
+ * told from one that does not from inside the process. */
+static int seccomp_refuses(void)
+{
+	uint64_t mode = 0, unused;
+	if (rt_status_field("Seccomp", &mode, &unused) != 0 || mode == 0)
+		return 0;
+	rt_g.seccomp_start = mode;
+	const char *ok = getenv("PCT_SECCOMP_OK");
+	if (mode == 2 && ok && strcmp(ok, "1") == 0)
+		return 0;
+	rt_say("a seccomp filter is in force", NULL, 0,
+	       "the program runs on without profiling (set PCT_SECCOMP_OK=1 if it never kills a system call)");
+	return 1;
+}
+
+/* Stop sampling, with one warning, if the process is under a seccomp
+ * filter that was not there when sampling started (a filter that kills a
+ * system call of the handler would turn the next sample into SIGSYS). */
+static void seccomp_stop(void)
+{
+	rt_wall_stop();  /* and its thread ends: a program whose last thread exits must end */
+	rt_sampling_disarm();
+	if (!atomic_exchange(&rt_g.seccomp_warned, 1))
+		rt_say("a seccomp filter was installed", NULL, 0, "profiling stops");
+}
+
+/* seccomp_stop() if a filter came since pct_on; 1 if so. */
+int rt_seccomp_changed(void)
+{
+	uint64_t mode = 0, unused;
+	if (rt_status_field("Seccomp", &mode, &unused) != 0 || mode == rt_g.seccomp_start)
+		return 0;
+	seccomp_stop();
+	return 1;
+}
+
+typedef int prctl_fn(int, unsigned long, unsigned long, unsigned long, unsigned long);
+
+/* prctl(2): sampling stops before a seccomp filter or strict mode is set
+ * (the handler's system calls could kill the program under it), unless
+ * $PCT_SECCOMP_OK=1 vouches for the filters; otherwise exactly the C
+ * library's. */
+PUBLIC int prctl(int option, ...)
+{
+	static prctl_fn *real;
+	va_list ap;
+	unsigned long a[4];
+	va_start(ap, option);
+	for (int i = 0; i < 4; i++)
+		a[i] = va_arg(ap, unsigned long);
+	va_end(ap);
+	if (real == NULL)
+		real = (prctl_fn *)dlsym(RTLD_NEXT, "prctl");
+	if (real == NULL) {
+		errno = ENOSYS;
+		return -1;
+	}
+	if (option == PR_SET_SECCOMP && atomic_load(&rt_g.state) == RT_ON && rt_g.led.pid == rt_getpid()) {
+		const char *ok = getenv("PCT_SECCOMP_OK");
+		if (a[0] != SECCOMP_MODE_FILTER || !ok || strcmp(ok, "1") != 0)
+			seccomp_stop();
+	}
+	return real(option, a[0], a[1], a[2], a[3]);
+}
+
 /* $name as a decimal in [lo, hi], or dflt (with a warning if it is bad). */
 unsigned rt_env_uint(const char *name, unsigned dflt, unsigned lo, unsigned hi)
 {
@@ -154,7 +330,7 @@ static void after_fork_child(void)
 	atomic_store(&rt_g.sampling, 0);
 	rt_arms_forget_after_fork();
 	rt_output_abandon();
-	if (expand_name(name, sizeof name, rt_g.pattern) != 0 ||
+	if (expand_name(name, sizeof name, rt_g.pattern) != 0 || name_in_dir(name, sizeof name) != 0 ||
 	    rt_output_prepare(name, rt_g.slots_log2, strcmp(name, rt_g.name) == 0) != 0) {
 		atomic_store(&rt_g.state, RT_FAILED);
 		return;
@@ -183,12 +359,20 @@ PUBLIC int pct_on(void)
 	}
 	const char *quiet = getenv("PCT_QUIET");
 	rt_g.quiet = quiet && *quiet && strcmp(quiet, "0") != 0;
+	struct stat err_st;
+	rt_g.err_known = fstat(STDERR_FILENO, &err_st) == 0;
+	rt_g.err_dev = rt_g.err_known ? (uint64_t)err_st.st_dev : 0;
+	rt_g.err_ino = rt_g.err_known ? (uint64_t)err_st.st_ino : 0;
+	if (seccomp_refuses())
+		goto fail;
 	unsigned hz = rt_env_uint("PCT_HZ", RT_DEFAULT_HZ, 1, 1000000);
 	const char *event = getenv("PCT_EVENT");
 	if (strlen(pattern) >= sizeof rt_g.pattern || expand_name(name, sizeof name, pattern) != 0) {
 		rt_warn("output name too long from $PCT", pattern, 0);
 		goto fail;
 	}
+	if (name_in_dir(name, sizeof name) != 0)
+		goto fail;
 	strcpy(rt_g.pattern, pattern);
 	strcpy(rt_g.name, name);
 	rt_g.slots_log2 = slots_log2_from_env();
@@ -201,7 +385,7 @@ PUBLIC int pct_on(void)
 	const char *session = getenv("PCT_SESSION");
 	rt_g.session = session && strlen(session) == 16 && strspn(session, "0123456789abcdef") == 16
 			       ? strtoull(session, NULL, 16) : 0;
-	int derived = root && *root && strtol(root, NULL, 10) != (long)getpid();
+	int derived = root && *root && strtol(root, NULL, 10) != (long)rt_getpid();
 	if (rt_output_prepare(name, rt_g.slots_log2, derived) != 0)
 		goto fail;
 	rt_modules_defer_scan();
@@ -222,12 +406,16 @@ fail:
 
 PUBLIC void pct_off(void)
 {
+	/* A child made by a raw clone(2) or vfork(2) shares the parent's
+	 * memory, and with it the parent's sampling state: it must change
+	 * nothing (its exit() runs this destructor).  The pid comes from the
+	 * kernel: such a child may see the parent's cached one. */
+	if (atomic_load(&rt_g.state) == RT_ON && rt_g.hdr != NULL && rt_g.led.pid != rt_getpid())
+		return;
 	int expect = RT_ON;
 	if (!atomic_compare_exchange_strong(&rt_g.state, &expect, RT_OFF))
 		return;
-	/* A child made by a raw clone(2) or vfork(2) still shares the
-	 * parent's file; it must not finish the parent's header. */
-	if (rt_g.hdr == NULL || rt_g.led.pid != (uint32_t)getpid()) {
+	if (rt_g.hdr == NULL) {
 		atomic_store(&rt_g.sampling, 0);
 		return;
 	}

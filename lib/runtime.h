@@ -37,6 +37,8 @@
 #define RT_STACK_AREA_MB 64            /* $PCT_STACK_AREA default, MiB of stack records */
 #define RT_STACK_AREA_MB_MAX 4096
 #define RT_MAX_RESCANS 256             /* /proc/self/maps reads per process */
+#define RT_AS_HEADROOM (UINT64_C(64) << 20) /* RLIMIT_AS left to the program, at least */
+#define RT_MIN_STACK_AREA (UINT64_C(64) << 10) /* the stack region shrinks to fit no further */
 
 enum rt_state { RT_IDLE, RT_STARTING, RT_ON, RT_OFF, RT_FAILED };
 
@@ -131,6 +133,13 @@ struct rt {
 	char pattern[PCT_PATH_MAX + 1]; /* $PCT, expanded again in a forked child */
 	char name[PCT_PATH_MAX + 1];   /* its expansion in this process */
 	char path[PCT_PATH_MAX + 1];   /* the file's final name */
+
+	/* The host's resources (libpct(3), RESOURCES) */
+	int err_known;                 /* fd 2 was open at pct_on, as err_dev/err_ino */
+	uint64_t err_dev, err_ino;     /* warnings go only to that file */
+	_Atomic int sigq_warned;       /* a thread was left unarmed for the signal quota */
+	uint64_t seccomp_start;        /* /proc/self/status Seccomp: at pct_on */
+	_Atomic int seccomp_warned;
 };
 
 extern struct rt rt_g;
@@ -219,6 +228,13 @@ int rt_output_prepare(const char *name, unsigned slots_log2, int derived);
 int rt_output_create(void);                         /* async-signal-safe */
 void rt_output_finish(void);
 void rt_output_abandon(void);
+
+/* pct_on.c: the host's limits (RESOURCES in libpct(3)) */
+uint32_t rt_getpid(void);                           /* async-signal-safe, never glibc's cache */
+int rt_status_field(const char *field, uint64_t *a, uint64_t *b); /* async-signal-safe */
+void rt_block_signals(void *old_sigset);            /* async-signal-safe */
+void rt_restore_signals(const void *old_sigset);    /* async-signal-safe */
+int rt_seccomp_changed(void);                       /* stops sampling if a filter came */
 
 /* warn.c */
 void rt_warn(const char *what, const char *detail, int err);  /* async-signal-safe */

@@ -90,6 +90,32 @@ uint32_t rt_gettid(void)
 	return (uint32_t)syscall(SYS_gettid);
 }
 
+/*
+ * Each timer holds one signal of the user's RLIMIT_SIGPENDING quota from
+ * its creation, which the program may need for its own timers and
+ * sigqueue(3).  pct takes at most half of the quota: its own timers
+ * (timers_held, counted before they exist, so that threads starting at
+ * once cannot all pass the check) plus what the user had queued when
+ * pct started.
+ */
+static _Atomic int64_t timers_held;
+static _Atomic int64_t sigq_others = -1;   /* the user's queued signals at start */
+
+static int sigq_take(uint64_t queued, uint64_t quota)
+{
+	int64_t others = atomic_load(&sigq_others);
+	if (others < 0) {
+		others = (int64_t)queued - atomic_load(&timers_held);
+		atomic_store(&sigq_others, others > 0 ? others : 0);
+	}
+	int64_t mine = atomic_fetch_add(&timers_held, 1) + 1;
+	if ((uint64_t)(mine + others) > quota / 2 || queued + 1 > quota / 2) {
+		atomic_fetch_sub(&timers_held, 1);
+		return 0;
+	}
+	return 1;
+}
+
 /* Linux's clock id for a thread's CPU clock, as pthread_getcpuclockid()
  * makes it: MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED) in the kernel's
  * include/linux/posix-timers.h. */
@@ -183,8 +209,10 @@ static void arm_release(int i, int close_fd)
 			close(a->fd);
 		}
 	}
-	if (a->have_timer)
+	if (a->have_timer) {
 		timer_delete(a->timer);
+		atomic_fetch_sub(&timers_held, 1);
+	}
 	if (a->ring)
 		munmap(a->ring, a->ring_size);
 	a->ring = NULL;
@@ -204,8 +232,16 @@ static int ring_drain(struct arm *a, uint32_t slot)
 {
 	struct perf_event_mmap_page *r = a->ring;
 	int expect = 0, n = 0;
-	if (r == NULL || !atomic_compare_exchange_strong(&a->draining, &expect, 1))
+	sigset_t old;
+	if (r == NULL)
 		return -1;
+	/* a program's handler that siglongjmps out of this one would leave
+	 * draining set, and the ring would never be read again */
+	rt_block_signals(&old);
+	if (!atomic_compare_exchange_strong(&a->draining, &expect, 1)) {
+		rt_restore_signals(&old);
+		return -1;
+	}
 	const unsigned char *data = (const unsigned char *)r + r->data_offset;
 	uint64_t size = r->data_size, mask = size - 1;
 	uint64_t head = __atomic_load_n(&r->data_head, __ATOMIC_ACQUIRE), tail = r->data_tail;
@@ -229,6 +265,7 @@ static int ring_drain(struct arm *a, uint32_t slot)
 	}
 	__atomic_store_n(&r->data_tail, tail, __ATOMIC_RELEASE);
 	atomic_store(&a->draining, 0);
+	rt_restore_signals(&old);
 	return n;
 }
 
@@ -326,8 +363,25 @@ int rt_arm_thread(uint32_t tid, int own)
 		ts.it_interval.tv_nsec = (long)(period % 1000000000u);
 		ts.it_value = ts.it_interval;
 		const char *what = NULL;
+		uint64_t queued, quota;
+		if (rt_status_field("SigQ", &queued, &quota) != 0 || quota == 0)
+			atomic_fetch_add(&timers_held, 1);  /* no /proc: counted, not checked */
+		else if (!sigq_take(queued, quota)) {
+			/* each timer holds one of the user's RLIMIT_SIGPENDING
+			 * signals: leave the program at least half */
+			if (a->fd >= 0)
+				arm_release(i, 1);
+			else
+				atomic_store(&a->used, 0);
+			if (!atomic_exchange(&rt_g.sigq_warned, 1))
+				rt_say("the pending-signal limit (ulimit -i) is half used", NULL, 0,
+				       main_thread ? "the program runs on without profiling" :
+						     "threads started from now on are not profiled");
+			return -1;
+		}
 		if (timer_create(thread_clock(tid), &sev, &a->timer) != 0) {
 			what = "cannot create a CPU-time timer";
+			atomic_fetch_sub(&timers_held, 1);
 		} else {
 			a->have_timer = 1;
 			if (timer_settime(a->timer, 0, &ts, NULL) != 0)
@@ -494,6 +548,8 @@ void rt_arms_forget_after_fork(void)
 			/* the timers were the parent's, and perf ring buffers are
 			 * not copied into a child (VM_DONTCOPY) */
 			arms[i].have_timer = 0;
+			atomic_store(&timers_held, 0);
+			atomic_store(&sigq_others, -1);
 			arms[i].ring = NULL;
 			if (arms[i].fd >= 0)
 				arm_release(i, 1);
@@ -526,7 +582,7 @@ static void *thread_start(void *p)
 	void *ret;
 
 	free(p);
-	if (atomic_load_explicit(&rt_g.sampling, memory_order_acquire)) {
+	if (atomic_load_explicit(&rt_g.sampling, memory_order_acquire) && !rt_seccomp_changed()) {
 		if (rt_g.stack_bytes)
 			rt_thread_stack_known();
 		rt_arm_thread(rt_gettid(), 1);
@@ -565,7 +621,7 @@ PUBLIC int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(
 	create_fn *real = real_create();
 	if (real == NULL)
 		return EAGAIN;
-	if (atomic_load(&rt_g.state) != RT_ON || rt_g.led.pid != (uint32_t)getpid())
+	if (atomic_load(&rt_g.state) != RT_ON || rt_g.led.pid != rt_getpid())
 		return real(thread, attr, fn, arg);
 	struct start *st = malloc(sizeof *st);
 	if (st == NULL)

@@ -1,10 +1,13 @@
 /*
  * warn.c - the runtime's only voice: one line on stderr, written with
  * write(2) so that it neither uses nor disturbs the host program's stdio
- * buffers.  $PCT_QUIET silences it.
+ * buffers.  $PCT_QUIET silences it.  It speaks only to the file that was
+ * stderr when pct started: a program that closed fd 2 may have opened
+ * its own data file there, and a line of pct's would corrupt it.
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "runtime.h"
@@ -70,8 +73,12 @@ void rt_say(const char *what, const char *detail, int err, const char *tail)
 	size_t n = 0, cap = sizeof line - 1;
 	int saved = errno;
 
-	if (rt_g.quiet)
+	struct stat st;
+	if (rt_g.quiet || !rt_g.err_known || fstat(STDERR_FILENO, &st) != 0 ||
+	    (uint64_t)st.st_dev != rt_g.err_dev || (uint64_t)st.st_ino != rt_g.err_ino) {
+		errno = saved;
 		return;
+	}
 	n = append(line, n, cap, "pct: ");
 	n = append(line, n, cap, what);
 	if (detail) {

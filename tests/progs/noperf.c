@@ -6,7 +6,9 @@
  * A seccomp filter (seccomp(2), SECCOMP_RET_ERRNO) makes every
  * perf_event_open of this process and its descendants fail with EACCES;
  * every other system call is allowed.  no_new_privs, which an
- * unprivileged filter needs, is inherited too.
+ * unprivileged filter needs, is inherited too.  The filter kills nothing
+ * pct calls, so it says so in $PCT_SECCOMP_OK (libpct(3), RESOURCES):
+ * otherwise pct does not sample under a seccomp filter.
  * usage: noperf COMMAND [ARG...]
  */
 #include <errno.h>
@@ -15,6 +17,7 @@
 #include <linux/seccomp.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -43,6 +46,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: noperf COMMAND [ARG...]\n");
 		return 2;
 	}
+	setenv("PCT_SECCOMP_OK", "1", 1);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
 	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) {
 		perror("noperf: seccomp");
