@@ -181,12 +181,15 @@ void rt_block_signals(void *old)
 	sigdelset(&all, SIGFPE);
 	sigdelset(&all, SIGTRAP);
 	sigdelset(&all, SIGSYS);
-	pthread_sigmask(SIG_BLOCK, &all, old);
+	/* the system call itself: pthread_sigmask would reach pct's own
+	 * wrapper (sig.c), which would take this for the program blocking
+	 * pct's signal and pause the thread's sampling */
+	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, old, (size_t)(_NSIG / 8));
 }
 
 void rt_restore_signals(const void *old)
 {
-	pthread_sigmask(SIG_SETMASK, old, NULL);
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, old, NULL, (size_t)(_NSIG / 8));
 }
 
 /*

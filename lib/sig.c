@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "runtime.h"
@@ -119,7 +120,11 @@ int rt_sig_install(int signo, void (*handler)(int, siginfo_t *, void *))
 	sa.sa_sigaction = handler;
 	/* SA_ONSTACK: Go's runtime refuses handlers without it */
 	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
-	sigemptyset(&sa.sa_mask);
+	/* every signal blocked while pct's handler runs: a program's own
+	 * handler that siglongjmps must never leave from inside it, where pct
+	 * may hold a lock (rt_sig_forward restores the program's mask before
+	 * calling the program's handler) */
+	sigfillset(&sa.sa_mask);
 	if (real_sigaction(signo, &sa, NULL) != 0) {
 		rt_warn("cannot install pct's signal handler", NULL, errno);
 		return -1;
@@ -170,15 +175,15 @@ void rt_sig_forward(int sig, siginfo_t *si, void *uc)
 		virt[next].sa_handler = SIG_DFL;
 		atomic_store(&virt_cur, next);
 	}
-	set = a.sa_mask;
-	if (!(a.sa_flags & SA_NODEFER))
+	/* the mask the kernel would have set for the program's handler:
+	 * the interrupted mask, plus its sa_mask, plus sig unless SA_NODEFER */
+	set = ((const ucontext_t *)uc)->uc_sigmask;
+	sigorset(&set, &set, &a.sa_mask);
+	if (a.sa_flags & SA_NODEFER)
+		sigdelset(&set, sig);
+	else
 		sigaddset(&set, sig);
-	real_pthread_sigmask(SIG_BLOCK, &set, &saved);
-	if (a.sa_flags & SA_NODEFER) {
-		sigemptyset(&set);
-		sigaddset(&set, sig);
-		real_pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	}
+	real_pthread_sigmask(SIG_SETMASK, &set, &saved);
 	if (a.sa_flags & SA_SIGINFO)
 		a.sa_sigaction(sig, si, uc);
 	else

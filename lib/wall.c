@@ -141,9 +141,8 @@ static void sample_blocked(int dirfd, uint32_t me, uint64_t n)
 static void *wall_main(void *arg)
 {
 	(void)arg;
-	sigset_t all;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	sigset_t old;
+	rt_block_signals(&old);
 	prctl(PR_SET_NAME, "pct-wall");
 	uint32_t me = rt_gettid();
 	atomic_store(&rt_g.wall_tid, (int)me);
@@ -182,11 +181,10 @@ int rt_wall_start(void)
 	pthread_attr_setstacksize(&a, 64 * 1024);
 	/* born with every signal blocked: none can land in it even before
 	 * it runs */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
+	sigset_t old;
+	rt_block_signals(&old);
 	int rc = rt_thread_spawn(&t, &a, wall_main, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rt_restore_signals(&old);
 	pthread_attr_destroy(&a);
 	if (rc != 0) {
 		rt_warn("cannot start the wall-clock sampler thread", NULL, rc);
