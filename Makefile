@@ -176,16 +176,12 @@ $(B)/tests/progs/die: tests/progs/die.c
 	@mkdir -p $(@D)
 	$(CC) $(PROG_CFLAGS) -o $@ $<
 # programs that pct must leave running exactly as without it (tests 56-66)
-HOST_PROGS := $(patsubst tests/progs/%.c,$(B)/tests/progs/%,$(wildcard tests/progs/host-*.c))
 PROGS := $(B)/tests/progs/die $(B)/tests/progs/work-full $(B)/tests/progs/work-half $(B)/tests/progs/work-fast \
 	$(B)/tests/progs/libcwork $(B)/tests/progs/hotline $(B)/tests/progs/mkprofile $(B)/tests/progs/selftime $(B)/tests/progs/selftime-static $(B)/tests/progs/selftime-manual \
 	$(B)/tests/progs/burn-exec $(B)/tests/progs/threads4 $(B)/tests/progs/forkexec $(B)/tests/progs/dlplug \
 	$(B)/tests/progs/libplug-a.so $(B)/tests/progs/libplug-b.so $(B)/tests/progs/spinsleep $(B)/tests/progs/ownprof \
 	$(B)/tests/progs/eintr $(B)/tests/progs/hostile $(B)/tests/progs/callchain $(B)/tests/progs/noperf \
-	$(B)/tests/progs/scribble $(B)/tests/progs/escnames $(HOST_PROGS)
-$(HOST_PROGS): $(B)/tests/progs/%: tests/progs/%.c tests/progs/burn.h
-	@mkdir -p $(@D)
-	$(CC) $(PROG_CFLAGS) -pthread -o $@ $<
+	$(B)/tests/progs/scribble $(B)/tests/progs/escnames
 # call stacks must unwind without frame pointers (CFI only)
 $(B)/tests/progs/callchain: tests/progs/callchain.c tests/progs/burn.h
 	@mkdir -p $(@D)
@@ -209,7 +205,8 @@ $(B)/tests/progs/libplug-a.so: tests/progs/plug.c tests/progs/burn.h
 $(B)/tests/progs/libplug-b.so: tests/progs/plug.c tests/progs/burn.h
 	@mkdir -p $(@D)
 	$(CC) $(PROG_CFLAGS) -fPIC -shared -DNAME=plug_b_work -o $@ $<
-# Host programs that use signals in every way a program may (tests 50-55)
+# Host programs: small programs that use signals, limits, clone, seccomp...
+# in every way a program may, run with and without pct (tests 50-66)
 HOSTS := $(patsubst tests/hosts/%.c,$(B)/tests/hosts/%,$(wildcard tests/hosts/*.c))
 $(B)/tests/hosts/%: tests/hosts/%.c tests/progs/burn.h
 	@mkdir -p $(@D)

@@ -1,7 +1,7 @@
 # A program that handles every signal, in two CPU-bound threads, receives
 # only the one it raises itself.
 . "$(dirname "$0")/lib.sh"
-. "$ROOT/tests/hosts/modes.sh"
+. "$ROOT/tests/hosts/lib.sh"
 same_in_every_mode 20 "$HOSTS/allsigs" 0.5
 [ "$(grep -c '^received' plain.out)" = 1 ] || fail "the host itself: $(cat plain.out)"
 pass "a program that handles every signal sees none of pct's"

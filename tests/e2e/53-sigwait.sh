@@ -3,7 +3,7 @@
 # that blocks it is paused (libpct(3), SIGNALS), so the host takes no
 # samples.  With PCT_SIGNAL set to a real-time signal, the same.
 . "$(dirname "$0")/lib.sh"
-. "$ROOT/tests/hosts/modes.sh"
+. "$ROOT/tests/hosts/lib.sh"
 same_in_every_mode 0 "$HOSTS/sigwaiter" 0.4
 [ "$(cat plain.out)" = "end took signal 10" ] || fail "the host itself: $(cat plain.out)"
 PCT_SIGNAL=50 timeout 60 "$PCTBIN" record -o rt.pct "$HOSTS/sigwaiter" 0.4 >rt.out 2>rt.err ||

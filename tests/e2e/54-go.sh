@@ -4,7 +4,7 @@
 # profiled.  Go's threads begin with every signal blocked and unblock them
 # with a raw system call, so pct samples the main thread only (libpct(3)).
 . "$(dirname "$0")/lib.sh"
-. "$ROOT/tests/hosts/modes.sh"
+. "$ROOT/tests/hosts/lib.sh"
 command -v go >/dev/null || skip "no go (scripts/deps.sh installs golang-go)"
 ldd "$(command -v go)" 2>/dev/null | grep -q libc || skip "this go is linked statically: nothing to preload"
 export HOME=$SCRATCH GOPATH=$SCRATCH/gopath GOCACHE=$SCRATCH/cache GO111MODULE=off GOFLAGS= CGO_ENABLED=1

@@ -3,7 +3,7 @@
 # warning, and samples with SIGSTKFLT instead; a real-time signal is
 # taken.  The program runs as without pct in every case.
 . "$(dirname "$0")/lib.sh"
-. "$ROOT/tests/hosts/modes.sh"
+. "$ROOT/tests/hosts/lib.sh"
 export PCT_SIGNAL=11
 same_in_every_mode 10 "$HOSTS/crash" 0.2
 [ "$(cat plain.out)" = crashing ] || fail "the host itself: $(cat plain.out)"

@@ -3,15 +3,15 @@
 # SIGXFSZ, which kills.  pct shrinks the file to fit (fewer table slots, a
 # smaller stack area) and samples on.
 . "$(dirname "$0")/lib.sh"
-. "$ROOT/tests/e2e/hostlib.sh"
+. "$ROOT/tests/hosts/lib.sh"
 PRE="ulimit -f 1000"
-host_modes "ulimit -f 1000" "$PROGS/host-fsize" 0.3
+host_modes "ulimit -f 1000" "$HOSTS/host-fsize" 0.3
 for m in default g; do
 	grep -q "made smaller to fit" "err.$m" || fail "$m: no note of the smaller file: $(cat "err.$m")"
 done
 # the default run's file is within the limit and readable
 rm -rf prof; mkdir prof
-(ulimit -f 1000; PCT=$SCRATCH/prof/m.pct LD_PRELOAD=$LIBPCT timeout 60 "$PROGS/host-fsize" 0.3) >/dev/null 2>&1
+(ulimit -f 1000; PCT=$SCRATCH/prof/m.pct LD_PRELOAD=$LIBPCT timeout 60 "$HOSTS/host-fsize" 0.3) >/dev/null 2>&1
 size=$(stat -c %s prof/m.pct) || fail "no profile within the limit"
 [ "$size" -le 1024000 ] || fail "profile of $size bytes, over the limit"
 "$PCTBIN" report prof/m.pct | grep -q burn || fail "profile within the limit: no samples in burn"

@@ -5,14 +5,14 @@
 # further threads unsampled with one warning.  Run as nobody, whose quota
 # nothing else here uses.
 . "$(dirname "$0")/lib.sh"
-. "$ROOT/tests/e2e/hostlib.sh"
+. "$ROOT/tests/hosts/lib.sh"
 command -v setpriv >/dev/null || skip "no setpriv"
 [ "$(id -u)" = 0 ] || skip "needs root to run as nobody"
 chmod 777 "$SCRATCH"
 # the limit is set by nobody's shell: root's own quota is shared with
 # every root process of the machine
 WRAP=(setpriv --reuid=nobody --regid=nogroup --clear-groups bash -c 'ulimit -i 40 && exec "$@"' sh)
-host_modes "ulimit -i 40" "$PROGS/host-sigq"
+host_modes "ulimit -i 40" "$HOSTS/host-sigq"
 for m in default F5000 g; do
 	[ "$(grep -c 'pending-signal limit' "err.$m")" = 1 ] || fail "$m: expected one warning: $(cat "err.$m")"
 done

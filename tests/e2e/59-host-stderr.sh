@@ -3,13 +3,13 @@
 # cannot be created) must not land in that file.  pct writes only to the
 # file that was fd 2 when it started, and drops the warning otherwise.
 . "$(dirname "$0")/lib.sh"
-. "$ROOT/tests/e2e/hostlib.sh"
+. "$ROOT/tests/hosts/lib.sh"
 mkdir gone
-POUT=$SCRATCH/gone/m.pct PRE="mkdir -p $SCRATCH/gone" host_modes "fd 2 reused" "$PROGS/host-fd2" "$SCRATCH/gone"
+POUT=$SCRATCH/gone/m.pct PRE="mkdir -p $SCRATCH/gone" host_modes "fd 2 reused" "$HOSTS/host-fd2" "$SCRATCH/gone"
 grep -q pct: mode.out && fail "a warning in the data file: $(cat mode.out)"
 # the same warning still reaches a stderr that is the original one
 mkdir gone
 PCT=$SCRATCH/gone/m.pct LD_PRELOAD=$LIBPCT timeout 60 sh -c 'rmdir "$1"; exec "$2" 0.2' sh "$SCRATCH/gone" \
-	"$PROGS/host-fsize" >/dev/null 2>err || fail "host-fsize"
+	"$HOSTS/host-fsize" >/dev/null 2>err || fail "host-fsize"
 grep -q "cannot create the profile" err || fail "no warning on the original stderr: $(cat err)"
 pass "warnings stay out of a data file on fd 2"

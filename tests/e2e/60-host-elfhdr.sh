@@ -3,9 +3,9 @@
 # (SIGSEGV if read) or one past the end of a truncated file (SIGBUS) must
 # not fault in the program: pct copies it with process_vm_readv.
 . "$(dirname "$0")/lib.sh"
-. "$ROOT/tests/e2e/hostlib.sh"
-host_modes "PROT_NONE ELF header" "$PROGS/host-elfhdr" none
+. "$ROOT/tests/hosts/lib.sh"
+host_modes "PROT_NONE ELF header" "$HOSTS/host-elfhdr" none
 case "$SAMPLES" in *" default=0"*) fail "no samples";; esac
-host_modes "truncated ELF file" "$PROGS/host-elfhdr" trunc
+host_modes "truncated ELF file" "$HOSTS/host-elfhdr" trunc
 case "$SAMPLES" in *" default=0"*) fail "no samples";; esac
 pass "unreadable ELF headers cost no fault"

@@ -7,10 +7,10 @@
 # there stopped all later samples: 0 samples with -F 5000).  Before the fix, 2 of 10 runs hung with -F 5000 and with
 # -e wall.  25 rounds of the four modes: 100 runs, 300,000 siglongjmps.
 . "$(dirname "$0")/lib.sh"
-. "$ROOT/tests/e2e/hostlib.sh"
+. "$ROOT/tests/hosts/lib.sh"
 TMO=20
 for r in $(seq 25); do
-	host_modes "round $r" "$PROGS/host-longjmp" 3000 >round.log || exit 1
+	host_modes "round $r" "$HOSTS/host-longjmp" 3000 >round.log || exit 1
 	tail -1 round.log
 	case "$SAMPLES " in *"=0 "*) fail "round $r: a mode took no samples (a flag left set?):$SAMPLES";; esac
 done

@@ -4,8 +4,8 @@
 # which burns 0.3 s before the clone and 1.2 s after, is sampled for all
 # 1.5 s.  (Before the fix: 0.3 s, and the header stayed "running".)
 . "$(dirname "$0")/lib.sh"
-. "$ROOT/tests/e2e/hostlib.sh"
-host_modes "clone(CLONE_VM) child exits" "$PROGS/host-clonevm"
+. "$ROOT/tests/hosts/lib.sh"
+host_modes "clone(CLONE_VM) child exits" "$HOSTS/host-clonevm"
 # 1.5 s of CPU: at least 1.2 s of samples at each mode's rate
 for want in default=300 F5000=5000 wall=300 g=300; do
 	m=${want%=*}

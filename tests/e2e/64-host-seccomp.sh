@@ -7,19 +7,19 @@
 # program installs one (prctl(2) is wrapped).  tests/progs/noperf, whose
 # filter only fails perf_event_open, sets PCT_SECCOMP_OK=1 (test 40).
 . "$(dirname "$0")/lib.sh"
-. "$ROOT/tests/e2e/hostlib.sh"
-host_modes "filter installed late (kills ftruncate)" "$PROGS/host-seccomp" late
+. "$ROOT/tests/hosts/lib.sh"
+host_modes "filter installed late (kills ftruncate)" "$HOSTS/host-seccomp" late
 for m in "${MODE_NAMES[@]}"; do
 	[ "$(cat "err.$m")" = "pct: a seccomp filter was installed; profiling stops" ] || fail "late, $m: $(cat "err.$m")"
 done
-TMO=20 host_modes "strict mode" "$PROGS/host-seccomp" strict
-host_modes "launcher's filter (kills timer_create, perf_event_open)" "$PROGS/host-seccomp" launch "$PROGS/host-fsize" 0.2
+TMO=20 host_modes "strict mode" "$HOSTS/host-seccomp" strict
+host_modes "launcher's filter (kills timer_create, perf_event_open)" "$HOSTS/host-seccomp" launch "$HOSTS/host-fsize" 0.2
 for m in "${MODE_NAMES[@]}"; do
 	grep -q "a seccomp filter is in force" "err.$m" || fail "launch, $m: $(cat "err.$m")"
 done
 # vouched for: sampling goes on under the filter
 rm -rf prof; mkdir prof
-PCT=$SCRATCH/prof/m.pct PCT_SECCOMP_OK=1 LD_PRELOAD=$LIBPCT timeout 60 "$PROGS/host-seccomp" notmpfile \
-	"$PROGS/host-fsize" 0.2 >out 2>err || fail "PCT_SECCOMP_OK=1: $(cat err)"
+PCT=$SCRATCH/prof/m.pct PCT_SECCOMP_OK=1 LD_PRELOAD=$LIBPCT timeout 60 "$HOSTS/host-seccomp" notmpfile \
+	"$HOSTS/host-fsize" 0.2 >out 2>err || fail "PCT_SECCOMP_OK=1: $(cat err)"
 [ "$(count_samples prof)" -gt 0 ] || fail "PCT_SECCOMP_OK=1: no samples: $(cat err)"
 pass "no SIGSYS and no SIGKILL under seccomp"

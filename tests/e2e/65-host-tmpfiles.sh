@@ -4,7 +4,7 @@
 # run in that directory removes the temporaries of dead processes: only
 # regular files of ours named .pct-tmp.PID whose PID is gone.
 . "$(dirname "$0")/lib.sh"
-. "$ROOT/tests/e2e/hostlib.sh"
+. "$ROOT/tests/hosts/lib.sh"
 mkdir d
 dead=$(sh -c 'echo $$')
 while kill -0 "$dead" 2>/dev/null; do dead=$(sh -c 'echo $$'); done
@@ -14,8 +14,8 @@ ln -s /etc/passwd "d/.pct-tmp.$((dead + 1))"  # not a regular file
 echo other >"d/.pct-tmp.${dead}x"           # not our naming
 chown nobody "d/.pct-tmp.$$" 2>/dev/null && echo "ours" >"d/.pct-tmp.$((dead + 2))" &&
 	chown nobody "d/.pct-tmp.$((dead + 2))"   # not ours (and dead)
-WRAP=("$PROGS/host-seccomp" notmpfile)
-POUT=$SCRATCH/d/m.pct host_modes "no O_TMPFILE" "$PROGS/host-fsize" 0.2
+WRAP=("$HOSTS/host-seccomp" notmpfile)
+POUT=$SCRATCH/d/m.pct host_modes "no O_TMPFILE" "$HOSTS/host-fsize" 0.2
 case "$SAMPLES" in *" default=0"*) fail "no samples: $(cat err.default)";; esac
 [ ! -e "d/.pct-tmp.$dead" ] || fail "the stale temporary of dead pid $dead is still there"
 [ -e "d/.pct-tmp.$$" ] && [ -L "d/.pct-tmp.$((dead + 1))" ] && [ -e "d/.pct-tmp.${dead}x" ] ||

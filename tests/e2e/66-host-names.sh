@@ -3,15 +3,15 @@
 # device or other special file (/dev/full) is refused with one warning
 # (not /dev/full.PID.pct in /dev).
 . "$(dirname "$0")/lib.sh"
-. "$ROOT/tests/e2e/hostlib.sh"
+. "$ROOT/tests/hosts/lib.sh"
 mkdir out
-POUT=$SCRATCH/out/ host_modes "PCT=dir/" "$PROGS/host-fsize" 0.2
+POUT=$SCRATCH/out/ host_modes "PCT=dir/" "$HOSTS/host-fsize" 0.2
 ls out | grep -qx 'host-fsize\.[0-9]*\.pct' || fail "PCT=dir/: $(ls -a out)"
 ls -a out | grep -q '^\.[0-9]' && fail "PCT=dir/: a hidden file: $(ls -a out)"
-POUT=$SCRATCH/out host_modes "PCT=dir" "$PROGS/host-fsize" 0.2
+POUT=$SCRATCH/out host_modes "PCT=dir" "$HOSTS/host-fsize" 0.2
 ls out | grep -qx 'host-fsize\.[0-9]*\.pct' || fail "PCT=dir: $(ls -a out)"
 before=$(ls -a /dev | grep -c '\.pct$')
-POUT=/dev/full host_modes "PCT=/dev/full" "$PROGS/host-fsize" 0.2
+POUT=/dev/full host_modes "PCT=/dev/full" "$HOSTS/host-fsize" 0.2
 after=$(ls -a /dev | grep -c '\.pct$')
 [ "$after" = "$before" ] || { rm -f /dev/full.*.pct; fail "a profile was made in /dev"; }
 for m in "${MODE_NAMES[@]}"; do

@@ -1,5 +1,5 @@
 # tests/e2e/lib.sh - sourced by every end-to-end test.
-# Gives: $PCTBIN, $LIBPCT, $PROGS, a scratch directory as the working
+# Gives: $PCTBIN, $LIBPCT, $PROGS, $HOSTS, a scratch directory as the working
 # directory (removed at exit), fail/skip helpers, and check_truth.
 set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -7,6 +7,7 @@ B=${PCT_BUILD:-build}             # tests/run.sh sets it: build, or build-san
 PCTBIN=$ROOT/$B/bin/pct
 LIBPCT=$ROOT/$B/lib/libpct.so
 PROGS=$ROOT/$B/tests/progs
+HOSTS=$ROOT/$B/tests/hosts          # host programs (tests/hosts/lib.sh runs them)
 SCRATCH=$(mktemp -d /tmp/pct-e2e.XXXXXX)
 trap 'rm -rf "$SCRATCH"' EXIT
 cd "$SCRATCH" || exit 1

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "burn.h"
+#include "../progs/burn.h"
 
 DEFINE_BURN(static, burn)
 

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "burn.h"
+#include "../progs/burn.h"
 
 DEFINE_BURN(static, burn)
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "burn.h"
+#include "../progs/burn.h"
 
 DEFINE_BURN(static, burn)
 

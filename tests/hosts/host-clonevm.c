@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 
-#include "burn.h"
+#include "../progs/burn.h"
 
 DEFINE_BURN(static, burn)
 

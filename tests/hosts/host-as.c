@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "burn.h"
+#include "../progs/burn.h"
 
 DEFINE_BURN(static, burn)
 

@@ -26,7 +26,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "burn.h"
+#include "../progs/burn.h"
 
 #if defined(__x86_64__)
 #define ARCH AUDIT_ARCH_X86_64

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "burn.h"
+#include "../progs/burn.h"
 
 DEFINE_BURN(static, burn)
 
