@@ -10,14 +10,19 @@ grep -q "the processes it started wrote" err || fail "record does not list the c
 for f in fe.pct fe.*.pct; do
 	"$PCTBIN" report --format=tsv "$f" >"$f.tsv" || fail "report $f"
 done
-# each process burns 0.3 s in its own function: about 75 samples at 250 Hz
-fn_samples() { awk -F'\t' -v f="$2" 'NR > 1 && $NF == f { n += $1 } END { print n + 0 }' "$1"; }
-[ "$(fn_samples fe.pct.tsv parent_work)" -ge 40 ] || fail "parent_work missing from the parent: $(cat fe.pct.tsv)"
+# each process burns 0.3 s in its own function: about 75 samples at 250
+# Hz, fewer on an oversubscribed machine, where the kernel's CPU-time
+# timers lose expirations (30-38 seen, before this change too; issue 15).
+# So: at least 20, and the process's own function holds most of them (the
+# rest is the burn loop's clock_gettime).
+fn_samples() { awk -F'\t' -v f="$2" 'NR > 1 { t += $1 } NR > 1 && $NF == f { n += $1 }
+	END { print (n >= 20 && n >= 0.7 * t) ? n : 0 }' "$1"; }
+[ "$(fn_samples fe.pct.tsv parent_work)" -gt 0 ] || fail "parent_work missing from the parent: $(cat fe.pct.tsv)"
 child=$(grep -l $'\tchild_work$' fe.*.pct.tsv) || fail "no profile has child_work"
 execd=$(grep -l $'\texec_work$' fe.*.pct.tsv) || fail "no profile has exec_work"
 [ "$child" != "$execd" ] || fail "the forked child and the exec'd program share a file"
-[ "$(fn_samples "$child" child_work)" -ge 40 ] && [ "$(fn_samples "$execd" exec_work)" -ge 40 ] ||
-	fail "too few samples in the child or the exec'd program"
+[ "$(fn_samples "$child" child_work)" -gt 0 ] && [ "$(fn_samples "$execd" exec_work)" -gt 0 ] ||
+	fail "too few samples in the child or the exec'd program: $(cat "$child" "$execd")"
 # pids: the parent's differs from the child's; exec keeps the child's pid
 pid_of() { "$PCTBIN" report "$1" | sed -n '1s/.*: pid \([0-9]*\):.*/\1/p'; }
 p0=$(pid_of fe.pct) p1=$(pid_of "${child%.tsv}") p2=$(pid_of "${execd%.tsv}")
