@@ -11,8 +11,8 @@
 # the whole process tree is kept (the least disturbed run), and its ratio to
 # plain printed.  On a shared VM these whole-run figures move by a few
 # percent from run to run, more than pct costs, so the cost of one sample is
-# also measured directly (bench/persample.c: SIGPROF raised under pct's
-# handler against raised and ignored), and the overhead at the measured rate
+# also measured directly (bench/persample.c: timer signals sent under pct's
+# handler against the same signals ignored), and the overhead at the measured rate
 # follows from it: cost per sample x samples per second.
 # A last table gives the kernel's own cost of sampling at 1, 5 and 10 kHz
 # (bench/floor.c), which bounds what any profiler can reach on the machine.
@@ -146,7 +146,7 @@ for hz in 1000 5000 10000; do
 	done
 done
 
-cc -O2 -o persample "$root/bench/persample.c"
+cc -O2 -I"$root/include" -o persample "$root/bench/persample.c"
 base=1e9 with=1e9 withg=1e9
 for ((r = 0; r < ROUNDS; r++)); do
 	b=$(./persample 200000 baseline)
@@ -159,7 +159,7 @@ for ((r = 0; r < ROUNDS; r++)); do
 done
 awk -v b="$base" -v w="$with" -v g="$withg" -v r="$rate" 'BEGIN {
 	c = w - b
-	printf "cost per sample: %.0f ns (raise under pct %.0f ns, raise ignored %.0f ns)\n", c, w, b
+	printf "cost per sample: %.0f ns (signal under pct %.0f ns, signal ignored %.0f ns)\n", c, w, b
 	printf "overhead at the effective rate, %.1f Hz: %.3f%%\n", r, 100 * c * r / 1e9
 	printf "with -g (registers + stack copy, shallow stack): %.0f ns per sample, %.3f%% at %.1f Hz\n",
 		g - b, 100 * (g - b) * r / 1e9, r }'

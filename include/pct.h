@@ -30,6 +30,11 @@
 #ifndef PCT_H
 #define PCT_H
 
+/* The si_value.sival_ptr of the timer signals pct samples on: a signal of
+ * pct's with si_code SI_TIMER and this value is taken as a sample; any
+ * other goes to the program's own disposition (libpct(3), SIGNALS). */
+#define PCT_SAMPLE_COOKIE 0x7063742d73616d70ull   /* "pct-samp" */
+
 #ifdef __cplusplus
 extern "C" {
 #endif

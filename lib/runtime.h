@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pct.h"
 #include "pct_format.h"
 
 /* Defaults, documented in pct.h and libpct(3). */
@@ -207,7 +208,9 @@ int rt_arm_owns_fd(int fd);                         /* async-signal-safe */
 int rt_arm_pause_mine(int pause);                   /* async-signal-safe */
 
 /* sig.c: pct's signal and the program's view of it */
-#define RT_SIG_COOKIE ((void *)&rt_g)          /* si_value of pct's timers */
+/* si_value of pct's timers: a signal with si_code SI_TIMER and this value
+ * is a sample (libpct(3), SIGNALS; bench/persample.c sends such signals) */
+#define RT_SIG_COOKIE ((void *)(uintptr_t)PCT_SAMPLE_COOKIE)
 #include <signal.h>
 void rt_sig_resolve(void);
 int rt_sig_choose(void);
