@@ -6,10 +6,15 @@
 "$PCTBIN" record -e wall -o wall.pct "$PROGS/spinsleep" 1 2>err || fail "wall run: $(cat err)"
 "$PCTBIN" record -e user -o user.pct "$PROGS/spinsleep" 1 2>/dev/null || fail "user run"
 for e in cpu wall user; do "$PCTBIN" report --format=tsv $e.pct >$e.tsv || fail "report $e"; done
-cpu_spin=$(share_of cpu.tsv function spin)
+# spin's loop (burn.h) reads its CPU clock: time in clock_gettime is
+# spin's too (on a loaded machine, 17% of it was seen there)
+burn_share() { awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ t += $c["samples"] } $c["function"] == "spin" || $c["function"] ~ /clock_gettime/ { n += $c["samples"] }
+	END { printf "%.2f\n", t ? 100 * n / t : 0 }' "$1"; }
+cpu_spin=$(burn_share cpu.tsv)
 wall_spin=$(share_of wall.tsv function spin)
 wall_sleep=$(awk -F'\t' 'NR > 1 && $NF ~ /nanosleep/ { s += $3 } END { printf "%.2f", s }' wall.tsv)
-user_spin=$(share_of user.tsv function spin)
+user_spin=$(burn_share user.tsv)
 n=$(awk -F'\t' 'NR > 1 { n += $1 } END { print n }' wall.tsv)
 echo "cpu: spin $cpu_spin%; wall: spin $wall_spin%, nanosleep $wall_sleep% of $n samples; user: spin $user_spin%"
 awk -v s="$cpu_spin" 'BEGIN { exit !(s >= 85) }' || fail "cpu profile: spin only $cpu_spin%"
