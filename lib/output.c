@@ -525,10 +525,14 @@ int rt_output_create(void)
 	rt_block_signals(&old);
 	while (atomic_flag_test_and_set_explicit(&out.lock, memory_order_acquire))
 		;
-	if (atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) || out.failed) {
+	/* after a seccomp filter came (pct_on.c), no file is created: a
+	 * last ring drain at exit would otherwise make the system calls the
+	 * filter may kill */
+	if (atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) || out.failed ||
+	    atomic_load(&rt_g.seccomp_warned)) {
 		atomic_flag_clear_explicit(&out.lock, memory_order_release);
 		rt_restore_signals(&old);
-		return out.failed ? -1 : 0;
+		return out.failed || !atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) ? -1 : 0;
 	}
 	/* The module table is appended to under module_lock; hold it too so
 	 * that the copy below is complete. */
@@ -684,8 +688,8 @@ static void trim_stacks(struct pct_header *h)
 {
 	struct stat st;
 	struct rt_ledger *l = &rt_g.led;
-	if (out.fd < 0 || l->stacks_offset == 0)
-		return;
+	if (out.fd < 0 || l->stacks_offset == 0 || atomic_load(&rt_g.seccomp_warned))
+		return;  /* (under a seccomp filter that came late, no ftruncate) */
 	if (fstat(out.fd, &st) == 0 && st.st_ino == out.st.st_ino && st.st_dev == out.st.st_dev) {
 		uint64_t used = atomic_fetch_add(&l->stacks_used, l->stacks_size + 1);
 		if (used > l->stacks_size)
