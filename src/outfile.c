@@ -321,6 +321,18 @@ int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* Forget o's temporary (no longer to be removed at exit) and free o. */
+static void release(struct outfile *o)
+{
+	if (o->slot >= 0)
+		temps[o->slot] = NULL;
+	free(o->tmp);
+	free(o->target);
+	free(o->path);
+	memset(o, 0, sizeof *o);
+	o->slot = -1;
+}
+
 int outfile_commit(struct outfile *o, char *err, size_t errlen)
 {
 	int e = 0;
@@ -349,13 +361,7 @@ int outfile_commit(struct outfile *o, char *err, size_t errlen)
 		outfile_abort(o);
 		return -1;
 	}
-	if (o->slot >= 0)
-		temps[o->slot] = NULL;
-	free(o->tmp);
-	free(o->target);
-	free(o->path);
-	memset(o, 0, sizeof *o);
-	o->slot = -1;
+	release(o);
 	return 0;
 }
 
@@ -365,11 +371,5 @@ void outfile_abort(struct outfile *o)
 		fclose(o->fp);
 	if (o->tmp)
 		unlink(o->tmp);
-	if (o->slot >= 0)
-		temps[o->slot] = NULL;
-	free(o->tmp);
-	free(o->target);
-	free(o->path);
-	memset(o, 0, sizeof *o);
-	o->slot = -1;
+	release(o);
 }
