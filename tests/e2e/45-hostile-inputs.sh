@@ -132,6 +132,6 @@ done
 timeout 20 "$PCTBIN" sym tsv.fifo >got.tsv 2>err || fail "sym from a FIFO: $(cat err)"
 wait
 [ "$(wc -l <got.tsv)" -eq "$(wc -l <small.tsv)" ] || fail "sym from a FIFO lost rows"
-left=$(ps -o pid=,args= --ppid $$ | grep -v ' ps ' | grep -c pct)
+left=$(ps -o pid=,args= --ppid $$ | grep -v ' ps ' | grep -cF "$PCTBIN")
 [ "$left" -eq 0 ] || fail "processes left behind: $(ps -o pid=,args= --ppid $$)"
 pass "FIFOs, devices and sparse files refused; modules that are not files never opened"
