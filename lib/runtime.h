@@ -218,6 +218,8 @@ int rt_sig_install(int signo, void (*handler)(int, siginfo_t *, void *));
 int rt_sig_mine(const siginfo_t *si);               /* async-signal-safe */
 void rt_sig_forward(int sig, siginfo_t *si, void *uc); /* async-signal-safe */
 void rt_sig_mask_changed(void);                     /* async-signal-safe */
+int rt_sig_vblocked(void);          /* the calling thread blocks pct's signal, as the program sees it */
+void rt_sig_vinherit(int blocked);  /* a new thread: its creator's rt_sig_vblocked() */
 
 /* wall.c: the off-CPU sampler thread of the wall event */
 int rt_wall_start(void);

@@ -16,16 +16,18 @@
  * every disposition to SIG_DFL, or handles every signal (Go's runtime),
  * runs as without pct while pct keeps sampling.
  *
- * A thread that blocks pct's signal (pthread_sigmask(3), sigprocmask(2))
- * is paused: its timer or event is stopped and a pct signal already
- * pending for it is taken back, so that sigwait(3), sigtimedwait(2) and
- * signalfd(2) never receive one.  Unblocking resumes it.  A thread created
- * with the signal blocked starts paused.
+ * The kernel's mask never blocks pct's signal for the program: the
+ * wrapped pthread_sigmask(3) and sigprocmask(2) take it out and keep the
+ * program's blocking of it per thread (vmask), so threads that block every
+ * signal are sampled; sigwait(3), sigwaitinfo(2), sigtimedwait(2) and
+ * signalfd(2) leave it out of their sets, so they never take a sample.
+ * A thread whose kernel mask blocks it anyway (a raw system call, or
+ * before pct started) is paused: its timer or event is stopped and a pct
+ * signal already pending for it is taken back (rt_sig_mask_changed).
  *
  * Not covered: calls inside glibc that bypass the dynamic symbol table
  * (signal dispositions set by posix_spawn(3) in the child, by system(3)),
- * raw system calls (rt_sigaction, rt_sigprocmask: Go's runtime unblocks
- * its new threads so, and they stay paused), temporary masks of
+ * raw system calls (rt_sigaction, rt_sigprocmask), temporary masks of
  * sigsuspend(2), pselect(2), ppoll(2) and epoll_pwait(2), and programs
  * linked with libpct.a: its copy of this file is built without the
  * wrappers (RT_NO_INTERPOSE), which a static link could not forward to
@@ -55,6 +57,9 @@ static sigaction_fn *real_sigaction;
 static sigmask_fn *real_pthread_sigmask, *real_sigprocmask;
 static signal_fn *real_signal, *real_bsd_signal, *real_sysv_signal, *real_sigset;
 static siginterrupt_fn *real_siginterrupt;
+static int (*real_sigpending)(sigset_t *);
+static int (*real_sigtimedwait)(const sigset_t *, siginfo_t *, const struct timespec *);
+static int (*real_signalfd)(int, const sigset_t *, int);
 
 static _Atomic int sig_no;             /* pct's signal once its handler is installed, else 0 */
 /* The program's disposition of sig_no: two copies, the current one named
@@ -80,6 +85,9 @@ void rt_sig_resolve(void)
 	real_sysv_signal = (signal_fn *)dlsym(RTLD_NEXT, "sysv_signal");
 	real_sigset = (signal_fn *)dlsym(RTLD_NEXT, "sigset");
 	real_siginterrupt = (siginterrupt_fn *)dlsym(RTLD_NEXT, "siginterrupt");
+	real_sigpending = (int (*)(sigset_t *))dlsym(RTLD_NEXT, "sigpending");
+	real_sigtimedwait = (int (*)(const sigset_t *, siginfo_t *, const struct timespec *))dlsym(RTLD_NEXT, "sigtimedwait");
+	real_signalfd = (int (*)(int, const sigset_t *, int))dlsym(RTLD_NEXT, "signalfd");
 	real_sigaction = (sigaction_fn *)dlsym(RTLD_NEXT, "sigaction");
 }
 
@@ -143,6 +151,20 @@ int rt_sig_mine(const siginfo_t *si)
 	return 0;
 }
 
+#ifndef RT_NO_INTERPOSE
+static int vmask_hold(const siginfo_t *si);
+#else
+int rt_sig_vblocked(void)
+{
+	return 0;
+}
+
+void rt_sig_vinherit(int blocked)
+{
+	(void)blocked;
+}
+#endif
+
 static int requeue(int sig, siginfo_t *si)
 {
 	return (int)syscall(SYS_rt_tgsigqueueinfo, getpid(), (pid_t)rt_gettid(), sig, si);
@@ -156,6 +178,10 @@ void rt_sig_forward(int sig, siginfo_t *si, void *uc)
 	sigset_t set, saved;
 	if (a.sa_handler == SIG_IGN)
 		return;
+#ifndef RT_NO_INTERPOSE
+	if (vmask_hold(si))
+		return;  /* the thread blocks it: sent when it unblocks */
+#endif
 	if (a.sa_handler == SIG_DFL) {
 		/* the default action of SIGSTKFLT and the real-time signals:
 		 * end the process by this signal */
@@ -227,15 +253,195 @@ void rt_sig_mask_changed(void)
 #ifndef RT_NO_INTERPOSE
 static atomic_flag virt_lock = ATOMIC_FLAG_INIT;
 
-/* async-signal-safe: sig_blocked() after a successful
- * pthread_sigmask(how, set), which leaves pct's signal as it was unless
- * set names it (or replaces the whole mask). */
-static void sig_mask_set(int how, const sigset_t *set)
+/*
+ * The calling thread's blocking of pct's signal, as the program set it.
+ * The kernel's mask never blocks pct's signal for the program (only pct's
+ * own critical sections do), so a thread that blocks every signal is
+ * still sampled; the program reads back the mask it set.  An instance of
+ * the signal that the program sent while its thread blocks it waits here
+ * (one, as for a standard signal) until the thread unblocks it or takes
+ * it with sigwait(3).
+ */
+static __thread struct {
+	int blocked;
+	int pending;
+	siginfo_t info;
+} vmask __attribute__((tls_model("initial-exec")));
+
+int rt_sig_vblocked(void)
+{
+	return vmask.blocked;
+}
+
+void rt_sig_vinherit(int blocked)
+{
+	vmask.blocked = blocked;
+	vmask.pending = 0;
+}
+
+/* async-signal-safe (the handler): keep a program's instance of pct's
+ * signal while the thread blocks it.  1 if kept. */
+static int vmask_hold(const siginfo_t *si)
+{
+	if (!vmask.blocked)
+		return 0;
+	if (!vmask.pending) {
+		vmask.info = *si;
+		vmask.pending = 1;
+	}
+	return 1;
+}
+
+/* the program's instance held for the caller, if any: 1 and *si */
+static int vmask_take(siginfo_t *si)
 {
 	int sig = atomic_load(&sig_no);
-	if (sig == 0 || (how != SIG_SETMASK && !sigismember(set, sig)))
-		return;
-	sig_blocked(sig, how == SIG_UNBLOCK ? 0 : sigismember(set, sig));
+	sigset_t one, was;
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	real_pthread_sigmask(SIG_BLOCK, &one, &was);  /* against the handler */
+	int got = vmask.pending;
+	if (got && si)
+		*si = vmask.info;
+	vmask.pending = 0;
+	if (!sigismember(&was, sig))
+		real_pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+	return got;
+}
+
+/*
+ * pthread_sigmask(3) and sigprocmask(2) through real: pct's signal is
+ * taken out of the set and its blocking kept in vmask; the old mask
+ * reports it blocked if the program blocked it or the kernel does (in the
+ * program's handler whose sa_mask holds it).  A held instance is sent
+ * again when the signal is unblocked.  Returns real's result.
+ */
+static int mask_call(sigmask_fn *real, int how, const sigset_t *set, sigset_t *old)
+{
+	int sig = atomic_load(&sig_no);
+	if (sig == 0 || (set && how != SIG_BLOCK && how != SIG_UNBLOCK && how != SIG_SETMASK))
+		return real(how, set, old);
+	sigset_t s;
+	int was = vmask.blocked, now = was;
+	if (set) {
+		s = *set;
+		int named = sigismember(&s, sig) == 1;
+		now = how == SIG_SETMASK ? named : how == SIG_BLOCK ? was || named : was && !named;
+		sigdelset(&s, sig);
+	}
+	int rc = real(how, set ? &s : NULL, old);
+	if (rc != 0)
+		return rc;
+	if (old && was)
+		sigaddset(old, sig);
+	if (set) {
+		vmask.blocked = now;
+		siginfo_t si;
+		if (!now && vmask.pending && vmask_take(&si))
+			requeue(sig, &si);
+	}
+	return rc;
+}
+
+PUBLIC int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+	rt_sig_resolve();
+	if (real_pthread_sigmask == NULL)
+		return ENOSYS;
+	return mask_call(real_pthread_sigmask, how, set, old);
+}
+
+PUBLIC int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+	rt_sig_resolve();
+	if (real_sigprocmask == NULL)
+		return errno = ENOSYS, -1;
+	return mask_call(real_sigprocmask, how, set, old);
+}
+
+PUBLIC int sigpending(sigset_t *set)
+{
+	rt_sig_resolve();
+	int sig = atomic_load(&sig_no);
+	int rc = real_sigpending(set);
+	if (rc == 0 && sig != 0) {
+		if (vmask.pending)
+			sigaddset(set, sig);
+		else
+			sigdelset(set, sig);  /* pct's own, pending in a critical section */
+	}
+	return rc;
+}
+
+/*
+ * sigtimedwait(2) and what is built on it: pct's signal is taken out of
+ * the set, and blocked for the call, so that neither the wait takes a
+ * sample nor a sample ends the wait with EINTR; a sample due meanwhile is
+ * taken when the call returns, at its return address.  A set that names
+ * pct's signal first takes an instance the program sent (held in vmask).
+ */
+PUBLIC int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *ts)
+{
+	rt_sig_resolve();
+	int sig = atomic_load(&sig_no);
+	if (real_sigtimedwait == NULL)
+		return errno = ENOSYS, -1;
+	const void *given = set;
+	__asm__("" : "+r"(given));  /* glibc declares set nonnull; a null one is EFAULT */
+	if (sig == 0 || given == NULL)
+		return real_sigtimedwait(set, info, ts);
+	sigset_t s = *set, one, was;
+	if (sigismember(&s, sig) == 1) {
+		siginfo_t si;
+		if (vmask.pending && vmask_take(&si)) {
+			if (info)
+				*info = si;
+			return sig;
+		}
+		sigdelset(&s, sig);
+	}
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	real_pthread_sigmask(SIG_BLOCK, &one, &was);
+	int rc = real_sigtimedwait(&s, info, ts), e = errno;
+	if (!sigismember(&was, sig))
+		real_pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+	errno = e;
+	return rc;
+}
+
+PUBLIC int sigwaitinfo(const sigset_t *set, siginfo_t *info)
+{
+	return sigtimedwait(set, info, NULL);
+}
+
+PUBLIC int sigwait(const sigset_t *set, int *sig)
+{
+	int rc, e = errno;
+	do
+		rc = sigtimedwait(set, NULL, NULL);
+	while (rc < 0 && errno == EINTR);
+	if (rc < 0)
+		return errno;
+	errno = e;
+	*sig = rc;
+	return 0;
+}
+
+/* signalfd(2) never reads pct's signal: it is taken out of the mask */
+PUBLIC int signalfd(int fd, const sigset_t *mask, int flags)
+{
+	rt_sig_resolve();
+	int sig = atomic_load(&sig_no);
+	if (real_signalfd == NULL)
+		return errno = ENOSYS, -1;
+	const void *given = mask;
+	__asm__("" : "+r"(given));
+	if (sig == 0 || given == NULL)
+		return real_signalfd(fd, mask, flags);
+	sigset_t s = *mask;
+	sigdelset(&s, sig);
+	return real_signalfd(fd, &s, flags);
 }
 
 static int virt_swap(int sig, const struct sigaction *act, struct sigaction *old)
@@ -344,25 +550,4 @@ PUBLIC int siginterrupt(int sig, int flag)
 	return virt_swap(sig, &sa, NULL);
 }
 
-PUBLIC int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
-{
-	rt_sig_resolve();
-	if (real_pthread_sigmask == NULL)
-		return ENOSYS;
-	int rc = real_pthread_sigmask(how, set, old);
-	if (rc == 0 && set)
-		sig_mask_set(how, set);
-	return rc;
-}
-
-PUBLIC int sigprocmask(int how, const sigset_t *set, sigset_t *old)
-{
-	rt_sig_resolve();
-	if (real_sigprocmask == NULL)
-		return errno = ENOSYS, -1;
-	int rc = real_sigprocmask(how, set, old);
-	if (rc == 0 && set)
-		sig_mask_set(how, set);
-	return rc;
-}
 #endif

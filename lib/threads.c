@@ -563,6 +563,7 @@ void rt_arms_forget_after_fork(void)
 struct start {
 	void *(*fn)(void *);
 	void *arg;
+	int vblocked;  /* the creator blocks pct's signal (sig.c): so does the thread */
 };
 
 static void thread_done(void *unused)
@@ -582,7 +583,9 @@ static void *thread_start(void *p)
 	void *ret;
 
 	free(p);
-	if (atomic_load_explicit(&rt_g.sampling, memory_order_acquire) && !rt_seccomp_changed()) {
+	rt_sig_vinherit(st.vblocked);
+	if (atomic_load_explicit(&rt_g.sampling, memory_order_acquire) && rt_g.led.pid == rt_getpid() &&
+	    !rt_seccomp_changed()) {
 		if (rt_g.stack_bytes)
 			rt_thread_stack_known();
 		rt_arm_thread(rt_gettid(), 1);
@@ -621,13 +624,15 @@ PUBLIC int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(
 	create_fn *real = real_create();
 	if (real == NULL)
 		return EAGAIN;
-	if (atomic_load(&rt_g.state) != RT_ON || rt_g.led.pid != rt_getpid())
+	int vblocked = rt_sig_vblocked();
+	if ((atomic_load(&rt_g.state) != RT_ON || rt_g.led.pid != rt_getpid()) && !vblocked)
 		return real(thread, attr, fn, arg);
 	struct start *st = malloc(sizeof *st);
 	if (st == NULL)
 		return real(thread, attr, fn, arg);
 	st->fn = fn;
 	st->arg = arg;
+	st->vblocked = vblocked;
 	int rc = real(thread, attr, thread_start, st);
 	if (rc != 0)
 		free(st);

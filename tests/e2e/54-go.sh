@@ -1,8 +1,9 @@
 # Go's runtime installs a handler for every signal (SIGSTKFLT throws) and
 # wants SA_ONSTACK on others' handlers: `go build` (Debian's dynamically
 # linked /usr/bin/go) and a cgo program run as without pct, and are
-# profiled.  Go's threads begin with every signal blocked and unblock them
-# with a raw system call, so pct samples the main thread only (libpct(3)).
+# profiled.  Go's threads begin with every signal blocked (pthread_sigmask
+# around pthread_create, in cgo's runtime): pct's signal stays open in the
+# kernel's mask, so the goroutines' threads are sampled too.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
 command -v go >/dev/null || skip "no go (scripts/deps.sh installs golang-go)"
@@ -17,5 +18,11 @@ grep -q "(go), [1-9][0-9]* samples" m1.pct-said || fail "go itself took no sampl
 [ "$(cat plain.out)" = "hello from go" ] || fail "go build itself: $(cat plain.out plain.err)"
 timeout 300 go build -o cgo cgo.go || fail "cannot build the cgo program"
 same_in_every_mode 10 ./cgo 100000000
-[ "$(cat plain.out)" = "done false" ] || fail "the cgo program itself: $(cat plain.out plain.err)"
+[ "$(cat plain.out)" = "done true" ] || fail "the cgo program itself: $(cat plain.out plain.err)"
+# its two goroutines burn at once, so at least two threads hold a fair
+# part of the samples (each a third of the work)
+"$PCTBIN" report --by=thread --format=tsv m1.pct >thr.tsv || fail "report by thread"
+busy=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next } $k["percent"] >= 15 { n++ } END { print n + 0 }' thr.tsv)
+echo "cgo: $busy threads with at least 15% of the samples: $(cut -f1,3,9- thr.tsv | tr '\n\t' '| ')"
+[ "$busy" -ge 2 ] || fail "Go's own threads are not sampled: $(cat thr.tsv)"
 pass "go build and a cgo program run as without pct"

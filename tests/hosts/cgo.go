@@ -1,5 +1,6 @@
 // cgo - a Go program that calls C: Go's runtime handles every signal, so
-// pct's must pass it by.  Burns CPU in C and in Go, then prints a sum.
+// pct's must pass it by.  Burns CPU in C, then in two goroutines at once,
+// then prints whether the sums differ.
 package main
 
 /*
@@ -34,6 +35,12 @@ func main() {
 		}
 	}
 	a := uint64(C.burn_c(C.ulonglong(n)))
-	b := burnGo(n)
+	// two goroutines at once: Go runs them on threads of its own, which
+	// start with every signal blocked
+	done := make(chan uint64)
+	for i := 0; i < 2; i++ {
+		go func() { done <- burnGo(n) }()
+	}
+	b := <-done ^ <-done ^ burnGo(1)
 	fmt.Println("done", a^b != 0)
 }
