@@ -490,11 +490,12 @@ static int nth_name(char *buf, size_t cap, unsigned k)
 }
 
 /* async-signal-safe: give the O_TMPFILE file open at fd the name path,
- * through /proc/self/fd/FD (linkat with AT_EMPTY_PATH needs privilege). */
+ * through /proc/thread-self/fd/FD (linkat with AT_EMPTY_PATH needs
+ * privilege; /proc/self/fd is gone once the main thread has exited). */
 static int link_unnamed(int fd, const char *path)
 {
-	char proc[32] = "/proc/self/fd/", digits[12];
-	int n = 0, len = 14;
+	char proc[40] = "/proc/thread-self/fd/", digits[12];
+	int n = 0, len = 21;
 	do
 		digits[n++] = (char)('0' + fd % 10);
 	while ((fd /= 10) > 0);

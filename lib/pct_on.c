@@ -40,7 +40,6 @@
 
 struct rt rt_g = { .module_lock = ATOMIC_FLAG_INIT };
 
-#define PUBLIC __attribute__((visibility("default")))
 
 /* Copy a sanitised base name of path into out (cap >= 2); "pc" if none. */
 static void base_name(char *out, size_t cap, const char *path)
@@ -268,8 +267,9 @@ typedef int prctl_fn(int, unsigned long, unsigned long, unsigned long, unsigned 
 
 /* prctl(2): sampling stops before a seccomp filter or strict mode is set
  * (the handler's system calls could kill the program under it), unless
- * $PCT_SECCOMP_OK=1 vouches for the filters; otherwise exactly the C
- * library's. */
+ * $PCT_SECCOMP_OK=1 vouches for the filters; a change of the calling
+ * thread's credentials restarts the wall sampler thread from it (wall.c);
+ * otherwise exactly the C library's. */
 PUBLIC int prctl(int option, ...)
 {
 	static prctl_fn *real;
@@ -290,7 +290,12 @@ PUBLIC int prctl(int option, ...)
 		if (a[0] != SECCOMP_MODE_FILTER || !ok || strcmp(ok, "1") != 0)
 			seccomp_stop();
 	}
-	return real(option, a[0], a[1], a[2], a[3]);
+	int rc = real(option, a[0], a[1], a[2], a[3]), e = errno;
+	if (rc >= 0 && (option == PR_SET_KEEPCAPS || option == PR_SET_SECUREBITS || option == PR_CAPBSET_DROP ||
+			option == PR_SET_NO_NEW_PRIVS || (option == PR_CAP_AMBIENT && a[0] != PR_CAP_AMBIENT_IS_SET)))
+		rt_wall_same_credentials();
+	errno = e;
+	return rc;
 }
 
 /* $name as a decimal in [lo, hi], or dflt (with a warning if it is bad). */

@@ -21,6 +21,9 @@
 #include "pct_format.h"
 
 /* Defaults, documented in pct.h and libpct(3). */
+/* a symbol the program sees: pct's API and its wrappers of libc */
+#define PUBLIC __attribute__((visibility("default")))
+
 #define RT_DEFAULT_HZ 250             /* cpu event: one CPU-timer period per tick at CONFIG_HZ=250 */
 #define RT_TIMER_MAX_HZ 250            /* an explicit $PCT_HZ above this samples cpu with perf_event_open */
 #define RT_WALL_DEFAULT_HZ 250         /* the wall event's default rate */
@@ -111,6 +114,7 @@ struct rt {
 	unsigned stack_area_mb;        /* $PCT_STACK_AREA: MiB reserved for stack records */
 	_Atomic int wall_tid;          /* the wall sampler thread, or 0 */
 	_Atomic int wall_stop;         /* asks the wall sampler thread to end */
+	_Atomic int wall_alive;        /* from its start until the wall sampler thread returns */
 
 	struct pct_header *hdr;        /* the file's MAP_SHARED mapping, or the
 					  anonymous staging copy before the first sample */
@@ -224,6 +228,7 @@ void rt_sig_vinherit(int blocked);  /* a new thread: its creator's rt_sig_vblock
 /* wall.c: the off-CPU sampler thread of the wall event */
 int rt_wall_start(void);
 void rt_wall_stop(void);
+void rt_wall_same_credentials(void);  /* the caller changed its own credentials */
 
 /* output.c */
 /* derived: the name belongs to another process of the tree (a parent's

@@ -46,7 +46,6 @@
 
 #include "runtime.h"
 
-#define PUBLIC __attribute__((visibility("default")))
 
 typedef int sigaction_fn(int, const struct sigaction *, struct sigaction *);
 typedef int sigmask_fn(int, const sigset_t *, sigset_t *);

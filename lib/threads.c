@@ -58,7 +58,6 @@
 
 #include "runtime.h"
 
-#define PUBLIC __attribute__((visibility("default")))
 
 struct arm {
 	_Atomic int used;              /* 0 free, 1 being set up, 2 armed */

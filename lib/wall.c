@@ -21,7 +21,11 @@
  * neither part; with perf events, kernel time on a CPU is in neither part.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <stdlib.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
@@ -98,6 +102,8 @@ struct pass {
 	int dirfd;
 	uint32_t me;
 	uint64_t n;
+	unsigned others;  /* threads seen but the sampler */
+	int record;       /* sampling is on: charge the blocked threads */
 };
 
 /* One thread of a pass: if it is blocked, charge it the pass's samples. */
@@ -106,7 +112,9 @@ static int sample_if_blocked(uint32_t tid, const char *name, void *arg)
 	const struct pass *ps = arg;
 	char text[512];
 	uintptr_t pc, sp;
-	if (tid == ps->me || read_task_file(ps->dirfd, name, "syscall", text, sizeof text) < 0 ||
+	if (tid != ps->me)
+		((struct pass *)arg)->others++;
+	if (tid == ps->me || !ps->record || read_task_file(ps->dirfd, name, "syscall", text, sizeof text) < 0 ||
 	    blocked_pc(text, &pc, &sp) != 0)
 		return 0;
 	if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) && rt_output_create() != 0)
@@ -131,11 +139,49 @@ static int sample_if_blocked(uint32_t tid, const char *name, void *arg)
 	return 0;
 }
 
-/* One pass over the threads: charge n samples to every blocked one. */
-static void sample_blocked(int dirfd, uint32_t me, uint64_t n)
+/* One pass over the threads: charge n samples to every blocked one if
+ * record.  Returns how many threads there are but the sampler. */
+static unsigned sample_blocked(int dirfd, uint32_t me, uint64_t n, int record)
 {
-	struct pass ps = { dirfd, me, n };
+	struct pass ps = { dirfd, me, n, 0, record };
 	rt_for_each_task(dirfd, sample_if_blocked, &ps);
+	return ps.others;
+}
+
+/*
+ * The main thread ended with a raw exit(2) (not exit_group): without pct,
+ * the process ends when its last thread does, with the status of that
+ * thread's exit.  So the sampler ends itself then, with the main thread's
+ * status in case it is the last, after finishing the profile if it is
+ * (alone: no other thread is left); off-CPU time of threads that outlive
+ * the main thread is not sampled.  The main thread, a zombie, keeps its
+ * status in field 52 of its stat file (exit_code, as waitpid(2) gives it;
+ * proc(5)).
+ */
+static void end_if_main_gone(int dirfd, int alone)
+{
+	char name[16], text[1024];
+	char *end = rt_utoa(rt_getpid(), name + sizeof name - 1);
+	name[sizeof name - 1] = '\0';
+	if (read_task_file(dirfd, end, "stat", text, sizeof text) < 0)
+		return;
+	const char *c = strrchr(text, ')');  /* after the command, which may hold anything */
+	if (c == NULL || c[1] != ' ' || c[2] != 'Z')
+		return;
+	unsigned field = 2;
+	long code = 0;
+	for (; *c; c++)
+		if (*c == ' ' && ++field == 52)
+			code = strtol(c + 1, NULL, 10);
+	if (field < 52)
+		return;
+	if (alone)
+		pct_off();
+	else
+		rt_wall_stop();
+	atomic_store(&rt_g.wall_tid, 0);
+	atomic_store(&rt_g.wall_alive, 0);
+	syscall(SYS_exit, (int)((code >> 8) & 0xff));
 }
 
 static void *wall_main(void *arg)
@@ -143,12 +189,17 @@ static void *wall_main(void *arg)
 	(void)arg;
 	sigset_t old;
 	rt_block_signals(&old);
+	/* but glibc's own (32, 33): setuid(2) and kin in a threaded process
+	 * make every thread take SIGSETXID, and abort if one does not */
+	uint64_t internal = (1ULL << 31) | (1ULL << 32);
+	syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &internal, NULL, sizeof internal);
 	prctl(PR_SET_NAME, "pct-wall");
 	uint32_t me = rt_gettid();
 	atomic_store(&rt_g.wall_tid, (int)me);
 	int dirfd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd < 0) {
 		rt_say("cannot read /proc/self/task", NULL, 0, "wall time shows CPU time only");
+		atomic_store(&rt_g.wall_alive, 0);
 		return NULL;
 	}
 	uint64_t period = rt_g.method.period, last = mono_ns(), next = last + period;
@@ -162,10 +213,14 @@ static void *wall_main(void *arg)
 			n = 1;
 		last += n * period;
 		next = last + period;
-		if (atomic_load_explicit(&rt_g.sampling, memory_order_acquire) && !atomic_load(&rt_g.wall_stop))
-			sample_blocked(dirfd, me, n);
+		if (!atomic_load(&rt_g.wall_stop)) {
+			unsigned others = sample_blocked(dirfd, me, n, atomic_load_explicit(&rt_g.sampling, memory_order_acquire));
+			end_if_main_gone(dirfd, others == 1);
+		}
 	}
 	close(dirfd);
+	atomic_store(&rt_g.wall_tid, 0);
+	atomic_store(&rt_g.wall_alive, 0);
 	return NULL;
 }
 
@@ -176,6 +231,7 @@ int rt_wall_start(void)
 	pthread_attr_t a;
 	atomic_store(&rt_g.wall_stop, 0);
 	atomic_store(&rt_g.wall_tid, 0);
+	atomic_store(&rt_g.wall_alive, 1);
 	pthread_attr_init(&a);
 	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&a, 64 * 1024);
@@ -187,11 +243,116 @@ int rt_wall_start(void)
 	rt_restore_signals(&old);
 	pthread_attr_destroy(&a);
 	if (rc != 0) {
+		atomic_store(&rt_g.wall_alive, 0);
 		rt_warn("cannot start the wall-clock sampler thread", NULL, rc);
 		return -1;
 	}
 	return 0;
 }
+
+#ifndef RT_NO_INTERPOSE
+/* Stop the sampler and wait until its thread has returned (at most 1 s,
+ * the next wake-up being one period away).  1 if it was running. */
+static int sampler_stop_wait(void)
+{
+	if (!atomic_load(&rt_g.wall_alive) || atomic_load(&rt_g.wall_stop))
+		return 0;
+	rt_wall_stop();
+	struct timespec ms = { 0, 1000000 };
+	for (int i = 0; i < 1000 && atomic_load(&rt_g.wall_alive); i++)
+		nanosleep(&ms, NULL);
+	return 1;
+}
+
+static void sampler_again(void)
+{
+	if (atomic_load_explicit(&rt_g.sampling, memory_order_acquire))
+		rt_wall_start();
+}
+
+/*
+ * unshare(2) and setns(2) of a user namespace (and of what implies
+ * CLONE_FS) refuse a process with more than one thread (EINVAL).  With
+ * the wall event, pct's sampler is such a thread: when one of them fails
+ * so, the sampler is stopped, the call is made again once the sampler is
+ * gone (tried for 100 ms), and the sampler is started again.
+ */
+static int without_sampler(int (*call)(int, int), int a, int b)
+{
+	int rc = call(a, b), e = errno;
+	if (rc == 0 || e != EINVAL || !sampler_stop_wait())
+		return rc;
+	/* the thread has returned, but may not have left the kernel yet */
+	struct timespec ms = { 0, 1000000 };
+	for (int i = 0; i < 100; i++) {
+		rc = call(a, b);
+		e = errno;
+		if (rc == 0 || e != EINVAL)
+			break;
+		nanosleep(&ms, NULL);
+	}
+	sampler_again();
+	errno = e;
+	return rc;
+}
+
+/*
+ * Credentials are a thread's own: capset(2), and PR_SET_KEEPCAPS,
+ * PR_SET_SECUREBITS, PR_CAPBSET_DROP, PR_CAP_AMBIENT and
+ * PR_SET_NO_NEW_PRIVS of prctl(2) (pct_on.c) change the calling thread's only, while glibc's
+ * setuid(2) and kin change every thread's and abort the process if one
+ * fails (setpriv(1) drops its capabilities so).  After such a change the
+ * sampler is started again from the changed thread, whose credentials a
+ * new thread inherits.
+ */
+void rt_wall_same_credentials(void)
+{
+	if (sampler_stop_wait())
+		sampler_again();
+}
+
+static int call_unshare(int flags, int unused)
+{
+	static int (*real)(int);
+	(void)unused;
+	if (real == NULL)
+		real = (int (*)(int))dlsym(RTLD_NEXT, "unshare");
+	return real ? real(flags) : (errno = ENOSYS, -1);
+}
+
+static int call_setns(int fd, int nstype)
+{
+	static int (*real)(int, int);
+	if (real == NULL)
+		real = (int (*)(int, int))dlsym(RTLD_NEXT, "setns");
+	return real ? real(fd, nstype) : (errno = ENOSYS, -1);
+}
+
+PUBLIC int unshare(int flags)
+{
+	return without_sampler(call_unshare, flags, 0);
+}
+
+PUBLIC int setns(int fd, int nstype)
+{
+	return without_sampler(call_setns, fd, nstype);
+}
+
+PUBLIC int capset(void *header, void *data)
+{
+	static int (*real)(void *, void *);
+	if (real == NULL)
+		real = (int (*)(void *, void *))dlsym(RTLD_NEXT, "capset");
+	if (real == NULL)
+		return errno = ENOSYS, -1;
+	int rc = real(header, data), e = errno;
+	if (rc == 0)
+		rt_wall_same_credentials();
+	errno = e;
+	return rc;
+}
+
+#endif
 
 /* Ask the sampler to stop; it exits at its next wake-up.  Not joined, so
  * that exit is not delayed by up to one period. */

@@ -17,6 +17,9 @@ done
 # npm fetches speedscope from the npm registry for its test; any npm will
 # do (Debian's package, or one that came with another nodejs)
 command -v npm >/dev/null || missing="$missing npm"
+# a JVM and node as host programs (e2e 69); any java and node will do
+command -v java >/dev/null || missing="$missing default-jre-headless"
+command -v node >/dev/null || missing="$missing nodejs"
 if [ "$(id -u)" -eq 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; else sudo=false; fi
 export DEBIAN_FRONTEND=noninteractive
 if [ -n "$missing" ]; then
