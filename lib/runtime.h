@@ -24,6 +24,13 @@
 /* a symbol the program sees: pct's API and its wrappers of libc */
 #define PUBLIC __attribute__((visibility("default")))
 
+/* bytes of stack pct's handler may use below its own frame: the deepest
+ * measured was 2.3 KiB (a first sample, which creates the file; 5.2 KiB
+ * with the kernel's 3 KiB signal frame, tests/e2e/70-host-altstack.sh),
+ * doubled and rounded */
+#define RT_HANDLER_STACK 4096
+#define MINSIGSTKSZ_LEGACY 2048        /* <signal.h> before glibc 2.34, where AT_MINSIGSTKSZ is missing */
+
 #define RT_DEFAULT_HZ 250             /* cpu event: one CPU-timer period per tick at CONFIG_HZ=250 */
 #define RT_TIMER_MAX_HZ 250            /* an explicit $PCT_HZ above this samples cpu with perf_event_open */
 #define RT_WALL_DEFAULT_HZ 250         /* the wall event's default rate */

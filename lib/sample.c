@@ -286,6 +286,16 @@ static uint64_t sample_weight(const siginfo_t *si)
 	return 1 + (uint64_t)(si->si_overrun < 1000 ? si->si_overrun : 1000);
 }
 
+/* async-signal-safe: is the handler on the alternate stack with less than
+ * RT_HANDLER_STACK of it left?  The kernel describes the stack in the
+ * context (uc_stack), so this costs no system call. */
+static int altstack_short(const ucontext_t *u)
+{
+	const stack_t *ss = &u->uc_stack;
+	uintptr_t lo = (uintptr_t)ss->ss_sp, sp = (uintptr_t)__builtin_frame_address(0);
+	return !(ss->ss_flags & SS_DISABLE) && sp >= lo && sp - lo < ss->ss_size && sp - lo < RT_HANDLER_STACK;
+}
+
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
 	int saved = errno;
@@ -296,6 +306,13 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	}
 	if (!atomic_load_explicit(&rt_g.sampling, memory_order_acquire))
 		goto out;
+	if (altstack_short(uc)) {
+		/* a small alternate stack (one set up by a raw system call,
+		 * which sigaltstack() in sig.c does not see): lost, not a fault */
+		if (atomic_load_explicit(&rt_g.table_ready, memory_order_acquire))
+			rt_sample_lost(sample_weight(si));
+		goto out;
+	}
 	if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) && rt_output_create() != 0)
 		goto out;
 	if (self.tid == 0)

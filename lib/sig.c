@@ -36,6 +36,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <sys/auxv.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -238,14 +239,24 @@ static void sig_blocked(int sig, int blocked)
 		}
 }
 
-/* async-signal-safe: sig_blocked() as the calling thread's mask says (a
- * new thread, or pct starting). */
+#ifndef RT_NO_INTERPOSE
+static void altstack_known(const stack_t *ss);
+#endif
+
+/* async-signal-safe: sig_blocked() as the calling thread's mask says, and
+ * a pause if its alternate stack is too small (a new thread, or pct
+ * starting). */
 void rt_sig_mask_changed(void)
 {
 	int sig = atomic_load(&sig_no);
 	sigset_t cur;
 	if (sig != 0 && real_pthread_sigmask(SIG_BLOCK, NULL, &cur) == 0)
 		sig_blocked(sig, sigismember(&cur, sig));
+#ifndef RT_NO_INTERPOSE
+	stack_t ss;
+	if (sig != 0 && syscall(SYS_sigaltstack, NULL, &ss) == 0)
+		altstack_known(&ss);
+#endif
 }
 
 /* ---- the wrappers: exactly libc's for every other signal ---- */
@@ -464,14 +475,81 @@ static int virt_swap(int sig, const struct sigaction *act, struct sigaction *old
 	return 0;
 }
 
+/*
+ * The program's handlers that run on its alternate stack block pct's
+ * signal while they run (it is added to their sa_mask), so that a sample
+ * never nests below them on what may be a small stack; sigaction() gives
+ * back the mask the program set.  Bit sig - 1: the program's own mask
+ * for sig named pct's signal.
+ */
+static _Atomic uint64_t own_masks_pct;
+
 PUBLIC int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	rt_sig_resolve();
-	if (sig != 0 && sig == atomic_load(&sig_no))
+	int mine = atomic_load(&sig_no);
+	if (sig != 0 && sig == mine)
 		return virt_swap(sig, act, old);
 	if (real_sigaction == NULL)
 		return errno = ENOSYS, -1;
-	return real_sigaction(sig, act, old);
+	if (mine == 0 || sig < 1 || sig > 64)
+		return real_sigaction(sig, act, old);
+	uint64_t bit = 1ULL << (sig - 1);
+	int had = (atomic_load(&own_masks_pct) & bit) != 0;
+	struct sigaction a;
+	int rc;
+	if (act && (act->sa_flags & SA_ONSTACK) && act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN) {
+		a = *act;
+		int names = sigismember(&a.sa_mask, mine) == 1;
+		sigaddset(&a.sa_mask, mine);
+		rc = real_sigaction(sig, &a, old);
+		if (rc == 0) {
+			if (names)
+				atomic_fetch_or(&own_masks_pct, bit);
+			else
+				atomic_fetch_and(&own_masks_pct, ~bit);
+		}
+	} else {
+		rc = real_sigaction(sig, act, old);
+		if (rc == 0 && act)
+			atomic_fetch_and(&own_masks_pct, ~bit);
+	}
+	if (rc == 0 && old && !had)
+		sigdelset(&old->sa_mask, mine);
+	return rc;
+}
+
+/*
+ * sigaltstack(2): while the calling thread's alternate stack is smaller
+ * than the kernel's signal frame (AT_MINSIGSTKSZ) plus what pct's handler
+ * may use (RT_HANDLER_STACK), its sampling is paused: pct's handler runs
+ * on that stack (SA_ONSTACK, which Go wants), and a frame that does not
+ * fit is a SIGSEGV.  A larger stack, or none, resumes it.
+ */
+static __thread int small_altstack __attribute__((tls_model("initial-exec")));
+
+PUBLIC int sigaltstack(const stack_t *ss, stack_t *old)
+{
+	static int (*real)(const stack_t *, stack_t *);
+	if (real == NULL)
+		real = (int (*)(const stack_t *, stack_t *))dlsym(RTLD_NEXT, "sigaltstack");
+	if (real == NULL)
+		return errno = ENOSYS, -1;
+	int rc = real(ss, old), e = errno;
+	if (rc == 0 && ss)
+		altstack_known(ss);
+	errno = e;
+	return rc;
+}
+
+/* async-signal-safe: pause or resume for the alternate stack ss */
+static void altstack_known(const stack_t *ss)
+{
+	unsigned long frame = getauxval(AT_MINSIGSTKSZ);
+	int small = !(ss->ss_flags & SS_DISABLE) && ss->ss_size < (frame ? frame : MINSIGSTKSZ_LEGACY) + RT_HANDLER_STACK;
+	if (small || small_altstack)
+		rt_arm_pause_mine(small);  /* again if small: a mask change may have resumed it */
+	small_altstack = small;
 }
 
 /* signal() and its kin for pct's signal, over the virtual disposition:
