@@ -30,12 +30,16 @@ int main(int argc, char **argv)
 {
 	if (argc > 1)
 		want = atoi(argv[1]);
-	struct itimerval it = { { 0, 100 }, { 0, 100 } };
-	struct sigaction sa = { .sa_handler = on_alarm };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGALRM, &sa, NULL);
-	setitimer(ITIMER_REAL, &it, NULL);
-	sigsetjmp(env, 1);
+	/* the target first, then the alarm: an alarm before sigsetjmp had
+	 * saved the mask would jump to nowhere (SIGSEGV) or leave SIGALRM
+	 * blocked for good (a hang) */
+	if (sigsetjmp(env, 1) == 0) {
+		struct itimerval it = { { 0, 100 }, { 0, 100 } };
+		struct sigaction sa = { .sa_handler = on_alarm };
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGALRM, &sa, NULL);
+		setitimer(ITIMER_REAL, &it, NULL);
+	}
 	while (jumps < want)
 		spin++;
 	struct itimerval off = { { 0, 0 }, { 0, 0 } };
