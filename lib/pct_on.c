@@ -281,16 +281,14 @@ PUBLIC int prctl(int option, ...)
 	va_end(ap);
 	if (real == NULL)
 		real = (prctl_fn *)dlsym(RTLD_NEXT, "prctl");
-	if (real == NULL) {
-		errno = ENOSYS;
-		return -1;
-	}
 	if (option == PR_SET_SECCOMP && atomic_load(&rt_g.state) == RT_ON && rt_g.led.pid == rt_getpid()) {
 		const char *ok = getenv("PCT_SECCOMP_OK");
 		if (a[0] != SECCOMP_MODE_FILTER || !ok || strcmp(ok, "1") != 0)
 			seccomp_stop();
 	}
-	int rc = real(option, a[0], a[1], a[2], a[3]), e = errno;
+	/* in a static program (libpct.a) there is no dlsym: the system call */
+	int rc = real ? real(option, a[0], a[1], a[2], a[3]) : (int)syscall(SYS_prctl, option, a[0], a[1], a[2], a[3]);
+	int e = errno;
 	if (rc >= 0 && (option == PR_SET_KEEPCAPS || option == PR_SET_SECUREBITS || option == PR_CAPBSET_DROP ||
 			option == PR_SET_NO_NEW_PRIVS || (option == PR_CAP_AMBIENT && a[0] != PR_CAP_AMBIENT_IS_SET)))
 		rt_wall_same_credentials();

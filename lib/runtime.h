@@ -122,6 +122,7 @@ struct rt {
 	_Atomic int wall_tid;          /* the wall sampler thread, or 0 */
 	_Atomic int wall_stop;         /* asks the wall sampler thread to end */
 	_Atomic int wall_alive;        /* from its start until the wall sampler thread returns */
+	_Atomic int main_pthread_exit; /* the main thread ended with pthread_exit(3) (sig.c) */
 
 	struct pct_header *hdr;        /* the file's MAP_SHARED mapping, or the
 					  anonymous staging copy before the first sample */

@@ -60,12 +60,24 @@ static siginterrupt_fn *real_siginterrupt;
 static int (*real_sigpending)(sigset_t *);
 static int (*real_sigtimedwait)(const sigset_t *, siginfo_t *, const struct timespec *);
 static int (*real_signalfd)(int, const sigset_t *, int);
+static int (*real_sigaltstack)(const stack_t *, stack_t *);
 
 static _Atomic int sig_no;             /* pct's signal once its handler is installed, else 0 */
 /* The program's disposition of sig_no: two copies, the current one named
  * by virt_cur, so that the handler never reads one half-written. */
 static struct sigaction virt[2];
 static _Atomic int virt_cur;
+
+#ifndef RT_NO_INTERPOSE
+/* The calling thread's blocking of pct's signal (see the wrappers below) */
+static __thread struct {
+	int blocked;   /* the program blocks pct's signal in this thread */
+	int real;      /* ... and so does the kernel's mask (fallen back) */
+	int forward;   /* running the program's handler for pct's signal */
+} vmask __attribute__((tls_model("initial-exec")));
+/* the thread's alternate stack is too small for pct's handler (below) */
+static __thread int small_altstack __attribute__((tls_model("initial-exec")));
+#endif
 
 /* Find the functions pct's wrap: once, before any handler could need them
  * (the constructor, pct_on), or at a wrapper's first call. */
@@ -88,6 +100,7 @@ void rt_sig_resolve(void)
 	real_sigpending = (int (*)(sigset_t *))dlsym(RTLD_NEXT, "sigpending");
 	real_sigtimedwait = (int (*)(const sigset_t *, siginfo_t *, const struct timespec *))dlsym(RTLD_NEXT, "sigtimedwait");
 	real_signalfd = (int (*)(int, const sigset_t *, int))dlsym(RTLD_NEXT, "signalfd");
+	real_sigaltstack = (int (*)(const stack_t *, stack_t *))dlsym(RTLD_NEXT, "sigaltstack");
 	real_sigaction = (sigaction_fn *)dlsym(RTLD_NEXT, "sigaction");
 }
 
@@ -152,7 +165,8 @@ int rt_sig_mine(const siginfo_t *si)
 }
 
 #ifndef RT_NO_INTERPOSE
-static int vmask_hold(const siginfo_t *si);
+static int vmask_fall_back(int sig, siginfo_t *si, void *uc);
+static void forward_depth(int d);
 #else
 int rt_sig_vblocked(void)
 {
@@ -176,12 +190,12 @@ void rt_sig_forward(int sig, siginfo_t *si, void *uc)
 {
 	struct sigaction a = virt[atomic_load(&virt_cur)];
 	sigset_t set, saved;
+#ifndef RT_NO_INTERPOSE
+	if (vmask_fall_back(sig, si, uc))
+		return;  /* the thread blocks it: pending in the kernel again */
+#endif
 	if (a.sa_handler == SIG_IGN)
 		return;
-#ifndef RT_NO_INTERPOSE
-	if (vmask_hold(si))
-		return;  /* the thread blocks it: sent when it unblocks */
-#endif
 	if (a.sa_handler == SIG_DFL) {
 		/* the default action of SIGSTKFLT and the real-time signals:
 		 * end the process by this signal */
@@ -210,10 +224,16 @@ void rt_sig_forward(int sig, siginfo_t *si, void *uc)
 	else
 		sigaddset(&set, sig);
 	real_pthread_sigmask(SIG_SETMASK, &set, &saved);
+#ifndef RT_NO_INTERPOSE
+	forward_depth(1);
+#endif
 	if (a.sa_flags & SA_SIGINFO)
 		a.sa_sigaction(sig, si, uc);
 	else
 		a.sa_handler(sig);
+#ifndef RT_NO_INTERPOSE
+	forward_depth(-1);
+#endif
 	real_pthread_sigmask(SIG_SETMASK, &saved, NULL);
 }
 
@@ -250,8 +270,18 @@ void rt_sig_mask_changed(void)
 {
 	int sig = atomic_load(&sig_no);
 	sigset_t cur;
-	if (sig != 0 && real_pthread_sigmask(SIG_BLOCK, NULL, &cur) == 0)
+	if (sig != 0 && real_pthread_sigmask(SIG_BLOCK, NULL, &cur) == 0) {
 		sig_blocked(sig, sigismember(&cur, sig));
+#ifndef RT_NO_INTERPOSE
+		/* blocked already (inherited across execve(2), or a thread
+		 * born so): the program's blocking, kept in the kernel until
+		 * it unblocks */
+		if (sigismember(&cur, sig)) {
+			vmask.blocked = 1;
+			vmask.real = 1;
+		}
+#endif
+	}
 #ifndef RT_NO_INTERPOSE
 	stack_t ss;
 	if (sig != 0 && syscall(SYS_sigaltstack, NULL, &ss) == 0)
@@ -265,91 +295,123 @@ static atomic_flag virt_lock = ATOMIC_FLAG_INIT;
 
 /*
  * The calling thread's blocking of pct's signal, as the program set it.
- * The kernel's mask never blocks pct's signal for the program (only pct's
- * own critical sections do), so a thread that blocks every signal is
- * still sampled; the program reads back the mask it set.  An instance of
- * the signal that the program sent while its thread blocks it waits here
- * (one, as for a standard signal) until the thread unblocks it or takes
- * it with sigwait(3).
+ * The kernel's mask does not block pct's signal for the program (only
+ * pct's own critical sections do), so a thread that blocks every signal
+ * is still sampled, and the program reads back the mask it set.  When an
+ * instance of the signal that is not pct's arrives while the thread
+ * blocks it (the program's kill, sigqueue or timer), the thread falls
+ * back to the kernel's blocking (real): the instance is sent again, to the
+ * thread or, if it was sent to the process, to the process, and the
+ * thread's mask blocks it from the handler's return, its sampling paused,
+ * until the program unblocks it.  Then sigsuspend(2), sigwait(3), a
+ * signalfd or a later unblocking find it pending as without pct.
  */
-static __thread struct {
-	int blocked;
-	int pending;
-	siginfo_t info;
-} vmask __attribute__((tls_model("initial-exec")));
+
 
 int rt_sig_vblocked(void)
 {
 	return vmask.blocked;
 }
 
+/* async-signal-safe: resume the thread's sampling, unless something else
+ * keeps it paused (the kernel blocks pct's signal, or a small stack) */
+static void resume(void)
+{
+	if (!vmask.real && !small_altstack)
+		rt_arm_pause_mine(0);
+}
+
 void rt_sig_vinherit(int blocked)
 {
 	vmask.blocked = blocked;
-	vmask.pending = 0;
+	vmask.real = 0;
+	vmask.forward = 0;
 }
 
-/* async-signal-safe (the handler): keep a program's instance of pct's
- * signal while the thread blocks it.  1 if kept. */
-static int vmask_hold(const siginfo_t *si)
+static void forward_depth(int d)
 {
-	if (!vmask.blocked)
+	vmask.forward += d;
+}
+
+/* Do the wrappers act?  Not before pct's signal is chosen, and not in a
+ * vfork(2) child, which shares the parent's memory (and its vmask). */
+static int acting(int sig)
+{
+	return sig != 0 && rt_g.led.pid == rt_getpid();
+}
+
+/* async-signal-safe (the handler): a program's instance of pct's signal
+ * while the thread blocks it.  1 if it was sent again to be pending. */
+static int vmask_fall_back(int sig, siginfo_t *si, void *uc)
+{
+	/* fallen back already: the kernel delivered it through a mask the
+	 * program opened for a moment (sigsuspend, ppoll, pselect): the
+	 * program's */
+	if (!vmask.blocked || vmask.real)
 		return 0;
-	if (!vmask.pending) {
-		vmask.info = *si;
-		vmask.pending = 1;
-	}
+	vmask.real = 1;
+	sig_blocked(sig, 1);  /* paused, and a pct instance pending taken back */
+	sigaddset(&((ucontext_t *)uc)->uc_sigmask, sig);
+	if (si->si_code == SI_USER || si->si_code == SI_QUEUE)
+		/* sent to the process: another thread that does not block
+		 * it may take it, as the kernel would have chosen */
+		syscall(SYS_rt_sigqueueinfo, getpid(), sig, si);
+	else
+		requeue(sig, si);
 	return 1;
-}
-
-/* the program's instance held for the caller, if any: 1 and *si */
-static int vmask_take(siginfo_t *si)
-{
-	int sig = atomic_load(&sig_no);
-	sigset_t one, was;
-	sigemptyset(&one);
-	sigaddset(&one, sig);
-	real_pthread_sigmask(SIG_BLOCK, &one, &was);  /* against the handler */
-	int got = vmask.pending;
-	if (got && si)
-		*si = vmask.info;
-	vmask.pending = 0;
-	if (!sigismember(&was, sig))
-		real_pthread_sigmask(SIG_UNBLOCK, &one, NULL);
-	return got;
 }
 
 /*
  * pthread_sigmask(3) and sigprocmask(2) through real: pct's signal is
- * taken out of the set and its blocking kept in vmask; the old mask
- * reports it blocked if the program blocked it or the kernel does (in the
- * program's handler whose sa_mask holds it).  A held instance is sent
- * again when the signal is unblocked.  Returns real's result.
+ * taken out of the set (kept while the thread has fallen back) and its
+ * blocking kept in vmask; the old mask reports it blocked if the program
+ * blocked it, or the kernel does in the program's handler for it.  A
+ * kernel mask that blocks it for no reason of the program's (a handler
+ * left with longjmp while pct's sa_mask held it) is opened.  Returns
+ * real's result.
  */
 static int mask_call(sigmask_fn *real, int how, const sigset_t *set, sigset_t *old)
 {
 	int sig = atomic_load(&sig_no);
-	if (sig == 0 || (set && how != SIG_BLOCK && how != SIG_UNBLOCK && how != SIG_SETMASK))
+	if (!acting(sig) || (set && how != SIG_BLOCK && how != SIG_UNBLOCK && how != SIG_SETMASK))
 		return real(how, set, old);
-	sigset_t s;
-	int was = vmask.blocked, now = was;
+	sigset_t s, cur;
+	int was = vmask.blocked, was_real = vmask.real, now = was;
 	if (set) {
 		s = *set;
 		int named = sigismember(&s, sig) == 1;
 		now = how == SIG_SETMASK ? named : how == SIG_BLOCK ? was || named : was && !named;
 		sigdelset(&s, sig);
-	}
-	int rc = real(how, set ? &s : NULL, old);
-	if (rc != 0)
-		return rc;
-	if (old && was)
-		sigaddset(old, sig);
-	if (set) {
+		if (now && was_real)
+			sigaddset(&s, sig);
+		/* before the call: an instance pending in the kernel is
+		 * delivered as it returns, and must find the new state */
 		vmask.blocked = now;
-		siginfo_t si;
-		if (!now && vmask.pending && vmask_take(&si))
-			requeue(sig, &si);
+		if (!now)
+			vmask.real = 0;
 	}
+	int rc = real(how, set ? &s : NULL, &cur);
+	if (rc != 0) {
+		vmask.blocked = was;
+		vmask.real = was_real;
+		return rc;
+	}
+	int kernel = sigismember(&cur, sig) == 1;
+	if (old) {
+		*old = cur;
+		if (was || (kernel && vmask.forward))
+			sigaddset(old, sig);
+		else
+			sigdelset(old, sig);
+	}
+	if (kernel && !vmask.real && !vmask.forward && !(set && how == SIG_SETMASK)) {
+		sigset_t one;
+		sigemptyset(&one);
+		sigaddset(&one, sig);
+		real_pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+	}
+	if ((set && !now && was_real) || (kernel && !vmask.real && !vmask.forward))
+		resume();
 	return rc;
 }
 
@@ -358,7 +420,9 @@ PUBLIC int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 	rt_sig_resolve();
 	if (real_pthread_sigmask == NULL)
 		return ENOSYS;
-	return mask_call(real_pthread_sigmask, how, set, old);
+	int e = errno, rc = mask_call(real_pthread_sigmask, how, set, old);
+	errno = e;
+	return rc;
 }
 
 PUBLIC int sigprocmask(int how, const sigset_t *set, sigset_t *old)
@@ -369,26 +433,25 @@ PUBLIC int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 	return mask_call(real_sigprocmask, how, set, old);
 }
 
+/* pct's own instances, pending for a moment, are not the program's */
 PUBLIC int sigpending(sigset_t *set)
 {
 	rt_sig_resolve();
 	int sig = atomic_load(&sig_no);
 	int rc = real_sigpending(set);
-	if (rc == 0 && sig != 0) {
-		if (vmask.pending)
-			sigaddset(set, sig);
-		else
-			sigdelset(set, sig);  /* pct's own, pending in a critical section */
-	}
+	if (rc == 0 && acting(sig) && !vmask.real)
+		sigdelset(set, sig);
 	return rc;
 }
 
 /*
- * sigtimedwait(2) and what is built on it: pct's signal is taken out of
- * the set, and blocked for the call, so that neither the wait takes a
- * sample nor a sample ends the wait with EINTR; a sample due meanwhile is
- * taken when the call returns, at its return address.  A set that names
- * pct's signal first takes an instance the program sent (held in vmask).
+ * sigtimedwait(2) and what is built on it.  A set that does not name
+ * pct's signal: the signal is blocked for the call, so that no sample ends
+ * the wait with EINTR (a sample due meanwhile is taken when the call
+ * returns, at its return address).  A set that names it (the program
+ * waits for its own instance): the thread's sampling is paused for the
+ * call and a pct instance already pending taken back, so that the wait
+ * takes only the program's.
  */
 PUBLIC int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *ts)
 {
@@ -398,24 +461,24 @@ PUBLIC int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct times
 		return errno = ENOSYS, -1;
 	const void *given = set;
 	__asm__("" : "+r"(given));  /* glibc declares set nonnull; a null one is EFAULT */
-	if (sig == 0 || given == NULL)
+	if (!acting(sig) || given == NULL)
 		return real_sigtimedwait(set, info, ts);
-	sigset_t s = *set, one, was;
-	if (sigismember(&s, sig) == 1) {
-		siginfo_t si;
-		if (vmask.pending && vmask_take(&si)) {
-			if (info)
-				*info = si;
-			return sig;
-		}
-		sigdelset(&s, sig);
+	int rc, e;
+	if (sigismember(set, sig) == 1) {
+		sig_blocked(sig, 1);
+		rc = real_sigtimedwait(set, info, ts);
+		e = errno;
+		resume();
+	} else {
+		sigset_t one, was;
+		sigemptyset(&one);
+		sigaddset(&one, sig);
+		real_pthread_sigmask(SIG_BLOCK, &one, &was);
+		rc = real_sigtimedwait(set, info, ts);
+		e = errno;
+		if (!sigismember(&was, sig))
+			real_pthread_sigmask(SIG_UNBLOCK, &one, NULL);
 	}
-	sigemptyset(&one);
-	sigaddset(&one, sig);
-	real_pthread_sigmask(SIG_BLOCK, &one, &was);
-	int rc = real_sigtimedwait(&s, info, ts), e = errno;
-	if (!sigismember(&was, sig))
-		real_pthread_sigmask(SIG_UNBLOCK, &one, NULL);
 	errno = e;
 	return rc;
 }
@@ -447,7 +510,7 @@ PUBLIC int signalfd(int fd, const sigset_t *mask, int flags)
 		return errno = ENOSYS, -1;
 	const void *given = mask;
 	__asm__("" : "+r"(given));
-	if (sig == 0 || given == NULL)
+	if (!acting(sig) || given == NULL)
 		return real_signalfd(fd, mask, flags);
 	sigset_t s = *mask;
 	sigdelset(&s, sig);
@@ -477,12 +540,12 @@ static int virt_swap(int sig, const struct sigaction *act, struct sigaction *old
 
 /*
  * The program's handlers that run on its alternate stack block pct's
- * signal while they run (it is added to their sa_mask), so that a sample
+ * signal while they run (pct adds it to their sa_mask), so that a sample
  * never nests below them on what may be a small stack; sigaction() gives
- * back the mask the program set.  Bit sig - 1: the program's own mask
- * for sig named pct's signal.
+ * back the mask the program set.  Bit sig - 1: pct added its signal to
+ * sig's mask.
  */
-static _Atomic uint64_t own_masks_pct;
+static _Atomic uint64_t pct_added;
 
 PUBLIC int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
@@ -495,26 +558,20 @@ PUBLIC int sigaction(int sig, const struct sigaction *act, struct sigaction *old
 	if (mine == 0 || sig < 1 || sig > 64)
 		return real_sigaction(sig, act, old);
 	uint64_t bit = 1ULL << (sig - 1);
-	int had = (atomic_load(&own_masks_pct) & bit) != 0;
-	struct sigaction a;
-	int rc;
-	if (act && (act->sa_flags & SA_ONSTACK) && act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN) {
-		a = *act;
-		int names = sigismember(&a.sa_mask, mine) == 1;
+	int had = (atomic_load(&pct_added) & bit) != 0, rc;
+	if (act && (act->sa_flags & SA_ONSTACK) && act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN &&
+	    sigismember(&act->sa_mask, mine) != 1) {
+		struct sigaction a = *act;
 		sigaddset(&a.sa_mask, mine);
 		rc = real_sigaction(sig, &a, old);
-		if (rc == 0) {
-			if (names)
-				atomic_fetch_or(&own_masks_pct, bit);
-			else
-				atomic_fetch_and(&own_masks_pct, ~bit);
-		}
+		if (rc == 0)
+			atomic_fetch_or(&pct_added, bit);
 	} else {
 		rc = real_sigaction(sig, act, old);
 		if (rc == 0 && act)
-			atomic_fetch_and(&own_masks_pct, ~bit);
+			atomic_fetch_and(&pct_added, ~bit);
 	}
-	if (rc == 0 && old && !had)
+	if (rc == 0 && old && had)
 		sigdelset(&old->sa_mask, mine);
 	return rc;
 }
@@ -526,16 +583,13 @@ PUBLIC int sigaction(int sig, const struct sigaction *act, struct sigaction *old
  * on that stack (SA_ONSTACK, which Go wants), and a frame that does not
  * fit is a SIGSEGV.  A larger stack, or none, resumes it.
  */
-static __thread int small_altstack __attribute__((tls_model("initial-exec")));
 
 PUBLIC int sigaltstack(const stack_t *ss, stack_t *old)
 {
-	static int (*real)(const stack_t *, stack_t *);
-	if (real == NULL)
-		real = (int (*)(const stack_t *, stack_t *))dlsym(RTLD_NEXT, "sigaltstack");
-	if (real == NULL)
+	rt_sig_resolve();
+	if (real_sigaltstack == NULL)
 		return errno = ENOSYS, -1;
-	int rc = real(ss, old), e = errno;
+	int rc = real_sigaltstack(ss, old), e = errno;
 	if (rc == 0 && ss)
 		altstack_known(ss);
 	errno = e;
@@ -547,9 +601,12 @@ static void altstack_known(const stack_t *ss)
 {
 	unsigned long frame = getauxval(AT_MINSIGSTKSZ);
 	int small = !(ss->ss_flags & SS_DISABLE) && ss->ss_size < (frame ? frame : MINSIGSTKSZ_LEGACY) + RT_HANDLER_STACK;
-	if (small || small_altstack)
-		rt_arm_pause_mine(small);  /* again if small: a mask change may have resumed it */
+	int was = small_altstack;
 	small_altstack = small;
+	if (small)
+		rt_arm_pause_mine(1);  /* again if small: a mask change may have resumed it */
+	else if (was)
+		resume();
 }
 
 /* signal() and its kin for pct's signal, over the virtual disposition:
@@ -627,4 +684,19 @@ PUBLIC int siginterrupt(int sig, int flag)
 	return virt_swap(sig, &sa, NULL);
 }
 
+/* pthread_exit(3) of the main thread is noted for the wall sampler
+ * (wall.c): the process then ends, with exit(0), when its last thread
+ * does, and the sampler must not be that thread. */
+PUBLIC __attribute__((noreturn)) void pthread_exit(void *ret)
+{
+	static void (*real)(void *);
+	if (real == NULL)
+		real = (void (*)(void *))dlsym(RTLD_NEXT, "pthread_exit");
+	if (rt_gettid() == rt_getpid())
+		atomic_store(&rt_g.main_pthread_exit, 1);
+	if (real)
+		real(ret);
+	for (;;)
+		syscall(SYS_exit, 0);
+}
 #endif

@@ -149,6 +149,8 @@ static unsigned sample_blocked(int dirfd, uint32_t me, uint64_t n, int record)
 }
 
 /*
+ * The main thread ended with pthread_exit(3): glibc calls exit(0) when
+ * the last thread ends, so when the sampler is left alone it does that.
  * The main thread ended with a raw exit(2) (not exit_group): without pct,
  * the process ends when its last thread does, with the status of that
  * thread's exit.  So the sampler ends itself then, with the main thread's
@@ -175,6 +177,13 @@ static void end_if_main_gone(int dirfd, int alone)
 			code = strtol(c + 1, NULL, 10);
 	if (field < 52)
 		return;
+	if (atomic_load(&rt_g.main_pthread_exit)) {
+		/* glibc ends the process with exit(0) when its last thread
+		 * ends, and counts the sampler: be that thread, then */
+		if (alone)
+			exit(0);
+		return;
+	}
 	if (alone)
 		pct_off();
 	else
@@ -280,8 +289,14 @@ static void sampler_again(void)
 static int without_sampler(int (*call)(int, int), int a, int b)
 {
 	int rc = call(a, b), e = errno;
-	if (rc == 0 || e != EINVAL || !sampler_stop_wait())
+	uint64_t threads = 0, unused;
+	/* only where the sampler is the one thread too many (not in a vfork
+	 * child, whose sampler is the parent's) */
+	if (rc == 0 || e != EINVAL || rt_g.led.pid != rt_getpid() ||
+	    rt_status_field("Threads", &threads, &unused) != 0 || threads != 2 || !sampler_stop_wait()) {
+		errno = e;
 		return rc;
+	}
 	/* the thread has returned, but may not have left the kernel yet */
 	struct timespec ms = { 0, 1000000 };
 	for (int i = 0; i < 100; i++) {
@@ -307,7 +322,7 @@ static int without_sampler(int (*call)(int, int), int a, int b)
  */
 void rt_wall_same_credentials(void)
 {
-	if (sampler_stop_wait())
+	if (rt_g.led.pid == rt_getpid() && sampler_stop_wait())
 		sampler_again();
 }
 
@@ -317,7 +332,7 @@ static int call_unshare(int flags, int unused)
 	(void)unused;
 	if (real == NULL)
 		real = (int (*)(int))dlsym(RTLD_NEXT, "unshare");
-	return real ? real(flags) : (errno = ENOSYS, -1);
+	return real ? real(flags) : (int)syscall(SYS_unshare, flags);  /* static: no dlsym */
 }
 
 static int call_setns(int fd, int nstype)
@@ -325,7 +340,7 @@ static int call_setns(int fd, int nstype)
 	static int (*real)(int, int);
 	if (real == NULL)
 		real = (int (*)(int, int))dlsym(RTLD_NEXT, "setns");
-	return real ? real(fd, nstype) : (errno = ENOSYS, -1);
+	return real ? real(fd, nstype) : (int)syscall(SYS_setns, fd, nstype);
 }
 
 PUBLIC int unshare(int flags)
@@ -343,9 +358,7 @@ PUBLIC int capset(void *header, void *data)
 	static int (*real)(void *, void *);
 	if (real == NULL)
 		real = (int (*)(void *, void *))dlsym(RTLD_NEXT, "capset");
-	if (real == NULL)
-		return errno = ENOSYS, -1;
-	int rc = real(header, data), e = errno;
+	int rc = real ? real(header, data) : (int)syscall(SYS_capset, header, data), e = errno;
 	if (rc == 0)
 		rt_wall_same_credentials();
 	errno = e;

@@ -27,6 +27,22 @@ EOF
 diff want.out plain.out || fail "sigmask itself: $(cat plain.out)"
 "$PCTBIN" report --format=tsv m1.pct | grep -q "	blocked_work$" || fail "blocked_work was not sampled: $("$PCTBIN" report m1.pct)"
 echo "sigmask: the program's view of its mask is its own"
+# A program's own instances of pct's signal, sent while it blocks it, wait
+# in the kernel as without pct: sigsuspend with the old mask takes one, a
+# sigwait thread gets one sent to the process and one sent to it, and a
+# forked child does not inherit one pending in the parent.  (Before: held
+# by pct, so sigsuspend waited for ever and sigwait never returned.)
+same_in_every_mode 20 "$HOSTS/ownsig"
+cat >want.out <<'EOF'
+sigsuspend: handled 1
+sigwait thread got 16 (process)
+sigwait thread got 16 (thread)
+pending before fork 1
+child pending 0
+end: handled 2
+EOF
+diff want.out plain.out || fail "ownsig itself: $(cat plain.out)"
+echo "ownsig: a program's own instances of pct's signal as without pct"
 # A thread that blocks every signal around short stretches of work is
 # sampled in both: pct's signal stays open in the kernel's mask while the
 # program reads back the mask it set (libpct(3), SIGNALS), so the closed
