@@ -167,6 +167,7 @@ int rt_sig_mine(const siginfo_t *si)
 #ifndef RT_NO_INTERPOSE
 static int vmask_fall_back(int sig, siginfo_t *si, void *uc);
 static void forward_depth(int d);
+static void settle(int sig);
 #else
 int rt_sig_vblocked(void)
 {
@@ -279,6 +280,7 @@ void rt_sig_mask_changed(void)
 		if (sigismember(&cur, sig)) {
 			vmask.blocked = 1;
 			vmask.real = 1;
+			settle(sig);
 		}
 #endif
 	}
@@ -319,6 +321,21 @@ static void resume(void)
 {
 	if (!vmask.real && !small_altstack)
 		rt_arm_pause_mine(0);
+}
+
+/* async-signal-safe: a thread fallen back to the kernel's blocking whose
+ * program instance has been taken (sigwait) goes back to the virtual
+ * blocking, and is sampled again. */
+static void settle(int sig)
+{
+	sigset_t pend, one;
+	if (!vmask.real || real_sigpending == NULL || real_sigpending(&pend) != 0 || sigismember(&pend, sig) == 1)
+		return;
+	vmask.real = 0;
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	real_pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+	resume();
 }
 
 void rt_sig_vinherit(int blocked)
@@ -412,6 +429,7 @@ static int mask_call(sigmask_fn *real, int how, const sigset_t *set, sigset_t *o
 	}
 	if ((set && !now && was_real) || (kernel && !vmask.real && !vmask.forward))
 		resume();
+	settle(sig);
 	return rc;
 }
 
@@ -468,6 +486,7 @@ PUBLIC int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct times
 		sig_blocked(sig, 1);
 		rc = real_sigtimedwait(set, info, ts);
 		e = errno;
+		settle(sig);
 		resume();
 	} else {
 		sigset_t one, was;
