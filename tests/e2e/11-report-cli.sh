@@ -39,4 +39,9 @@ printf 'hello world, this is not a profile at all, but it is long enough to hold
 "$PCTBIN" report 2>/dev/null; [ $? -eq 2 ] || fail "no file should be a usage error (2)"
 "$PCTBIN" report --help | grep -q '^usage: pct report' || fail "report --help"
 "$PCTBIN" --help | grep -q record || fail "pct --help"
+# pct help CMD is CMD --help; an unknown one is a usage error
+for c in record report diff sum; do
+	cmp -s <("$PCTBIN" help $c) <("$PCTBIN" $c --help) || fail "pct help $c differs from pct $c --help"
+done
+"$PCTBIN" help nosuch >/dev/null 2>&1; [ $? = 2 ] || fail "pct help nosuch: not exit 2"
 pass "report interface"
