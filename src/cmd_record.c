@@ -391,6 +391,32 @@ static void move_old(const char *file, const char *shown)
 	free(old);
 }
 
+/*
+ * The profile's directory must exist and be writable before COMMAND runs:
+ * otherwise the runtime could not create the file, and the run would be
+ * lost.  Exits 2 (a usage error: the -o given cannot be used).
+ */
+static void check_output_dir(const char *file, const char *shown)
+{
+	char *dir = xstrdup(file);
+	char *slash = strrchr(dir, '/');
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	struct stat st;
+	const char *why = NULL;
+	if (stat(dir, &st) != 0)
+		why = strerror(errno);
+	else if (!S_ISDIR(st.st_mode))
+		why = "its directory is not a directory";
+	else if (access(dir, W_OK | X_OK) != 0)
+		why = strerror(errno);
+	if (why)
+		die_usage("record: cannot create '%s': %s; the command was not run", shown, why);
+	free(dir);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -414,12 +440,12 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'F':
 			if (strtoul(optarg, &end, 10) == 0 || *end || optarg[0] == '-')
-				die("record: -F wants a rate in Hz, not '%s'", optarg);
+				die_usage("record: -F wants a rate in Hz, not '%s'", optarg);
 			hz = optarg;
 			break;
 		case 'c':
 			if (strtoul(optarg, &end, 10) == 0 || *end || optarg[0] == '-')
-				die("record: -c wants a number of events, not '%s'", optarg);
+				die_usage("record: -c wants a number of events, not '%s'", optarg);
 			period = optarg;
 			break;
 		case 'g':
@@ -428,7 +454,7 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'S':
 			if (strtoul(optarg, &end, 10) == 0 || *end || optarg[0] == '-' || strtoul(optarg, NULL, 10) > 65536)
-				die("record: --stack-bytes wants 1 to 65536 bytes, not '%s'", optarg);
+				die_usage("record: --stack-bytes wants 1 to 65536 bytes, not '%s'", optarg);
 			stack = optarg;
 			break;
 		case 'e':
@@ -453,6 +479,7 @@ int cmd_record(int argc, char **argv)
 		die("record: cannot draw a session token: %s", strerror(errno));
 	char session[17];
 	snprintf(session, sizeof session, "%016llx", (unsigned long long)run.session);
+	check_output_dir(file, shown);
 	move_old(file, shown);
 	const char *pre = getenv("LD_PRELOAD");
 	char *preload = pre && *pre ? xasprintf("%s:%s", lib, pre) : xstrdup(lib);

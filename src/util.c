@@ -46,6 +46,16 @@ void die(const char *fmt, ...)
 	exit(1);
 }
 
+void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	va_start(ap, fmt);
+	say("", fmt, ap);
+	va_end(ap);
+	exit(2);
+}
+
 void warnx_(const char *fmt, ...)
 {
 	va_list ap;

@@ -21,4 +21,12 @@ grep -q "cannot run '/nonexistent/program'" err || fail "no clear message: $(cat
 
 "$PCTBIN" record 2>/dev/null; [ $? -eq 2 ] || fail "no command should be a usage error (2)"
 "$PCTBIN" record --help | grep -q '^usage: pct record' || fail "record --help"
+# an -o that cannot be created is a usage error found before the command
+# runs (before: the command ran, the profile was lost, and record exited 0)
+rm -f ran
+"$PCTBIN" record -o /nonexistent/x.pct -- sh -c 'touch ran' 2>o.err; st=$?
+[ $st = 2 ] || fail "-o /nonexistent/x.pct: exit $st, want 2: $(cat o.err)"
+[ ! -e ran ] || fail "-o /nonexistent/x.pct: the command ran"
+grep -q "cannot create '/nonexistent/x.pct'" o.err || fail "-o /nonexistent: $(cat o.err)"
+"$PCTBIN" record -F x -- true 2>/dev/null; [ $? = 2 ] || fail "-F x: not exit 2"
 pass "statuses pass through"
