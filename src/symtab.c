@@ -35,8 +35,10 @@
 #include "u64map.h"
 #include "util.h"
 
-/* libstdc++'s demangler (cxxabi.h), the one g++ users already trust. */
-extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+/* libiberty's demangler (Debian libiberty-dev), the one binutils and gdb
+ * use: C++ (the Itanium ABI), and Rust in both its legacy scheme (the
+ * "::h<hash>" suffix left out) and v0. */
+#include <libiberty/demangle.h>
 
 struct segment {
 	uint64_t offset, filesz, vaddr;
@@ -109,15 +111,9 @@ static size_t ncache, capcache;
 
 char *symtab_demangle(const char *name)
 {
-	int status = -1;
-	if (name[0] != '_' || name[1] != 'Z')
+	if (name[0] != '_' || (name[1] != 'Z' && name[1] != 'R'))
 		return NULL;
-	char *d = __cxa_demangle(name, NULL, NULL, &status);
-	if (status != 0) {
-		free(d);
-		return NULL;
-	}
-	return d;
+	return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
 }
 
 static const char *own(struct symtab *st, char *s)
