@@ -161,3 +161,16 @@ void put_tsv_field(const char *s, FILE *out)
 		s += n + 1;
 	}
 }
+
+const char *plus_minus(void)
+{
+	static const char *pm;
+	if (pm == NULL) {
+		const char *v = NULL, *names[] = { "LC_ALL", "LC_CTYPE", "LANG" };
+		for (size_t i = 0; i < 3 && (v == NULL || *v == '\0'); i++)
+			v = getenv(names[i]);
+		int utf8 = v && (strcasestr(v, "utf-8") || strcasestr(v, "utf8"));
+		pm = utf8 ? "\u00b1" : "+-";
+	}
+	return pm;
+}
