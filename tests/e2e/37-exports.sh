@@ -96,7 +96,7 @@ grep -q "short.pct" err && [ ! -e x.pb.gz ] || fail "corrupt input: $(cat err); 
 # passed qsort a null array, which the sanitized build, make check-san,
 # stops on)
 printf '' | "$PROGS/mkprofile" empty.pct || fail "mkprofile empty"
-for f in gperftools callgrind pprof folded; do
+for f in gperftools callgrind pprof; do
 	"$PCTBIN" export --format=$f -o empty.$f empty.pct 2>err || fail "export $f of an empty profile: $(cat err)"
 done
 pass "gprof, google-pprof, callgrind_annotate and protoc read pct's exports and agree with it"
