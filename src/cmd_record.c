@@ -124,6 +124,8 @@ struct run {
 	pid_t child;
 	int64_t started;               /* CLOCK_REALTIME, ns */
 	uint64_t session;
+	uint64_t cpu_ns;               /* the command's CPU time, user + system (wait4), ns */
+	uint64_t period_ns;            /* one sampling period of a CPU-time event, or 0 */
 };
 
 /*
@@ -164,8 +166,16 @@ static int summarize(const char *file, const char *shown, const char *cmd, const
 	char why[512];
 
 	if (lstat(file, &st) != 0) {
-		fprintf(stderr, "pct: '%s' wrote no profile (a static program not linked with libpct, "
-				"a setuid one, or one that took no sample)\n", cmd);
+		/* the likeliest reason first: a short run, whose CPU time (from
+		 * wait4, which counts the dynamic loader's time before pct
+		 * starts too) we know */
+		if (run->period_ns)
+			fprintf(stderr, "pct: '%s' wrote no profile: no sample in its %.1f ms of CPU time (one per "
+					"%.1f ms, from when pct started in it), or a static program not linked "
+					"with libpct, or a setuid one\n", cmd, run->cpu_ns / 1e6, run->period_ns / 1e6);
+		else
+			fprintf(stderr, "pct: '%s' wrote no profile (no sample, or a static program not linked "
+					"with libpct, or a setuid one)\n", cmd);
 		return 0;
 	}
 	if (read_own(file, run, &p, why, sizeof why) != 0) {
@@ -512,9 +522,14 @@ int cmd_record(int argc, char **argv)
 	}
 	run.child = pid;
 	int status;
-	while (waitpid(pid, &status, 0) < 0)
+	struct rusage ru;
+	while (wait4(pid, &status, 0, &ru) < 0)
 		if (errno != EINTR)
-			die("record: waitpid: %s", strerror(errno));
+			die("record: wait4: %s", strerror(errno));
+	run.cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
+		     (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
+	if (event == NULL || strcmp(event, "cpu") == 0 || strcmp(event, "user") == 0)
+		run.period_ns = 1000000000u / (hz ? strtoul(hz, NULL, 10) : 250);
 	sigaction(SIGINT, &oldint, NULL);
 	sigaction(SIGQUIT, &oldquit, NULL);
 

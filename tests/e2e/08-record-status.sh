@@ -29,4 +29,9 @@ rm -f ran
 [ ! -e ran ] || fail "-o /nonexistent/x.pct: the command ran"
 grep -q "cannot create '/nonexistent/x.pct'" o.err || fail "-o /nonexistent: $(cat o.err)"
 "$PCTBIN" record -F x -- true 2>/dev/null; [ $? = 2 ] || fail "-F x: not exit 2"
+# a command that took no sample: the message gives its CPU time and the
+# period, the likeliest reason (before: it blamed static programs first)
+"$PCTBIN" record -o t.pct -- true 2>t.err || fail "record true: $(cat t.err)"
+grep -q "^pct: 'true' wrote no profile: no sample in its [0-9.]* ms of CPU time (one per 4.0 ms" t.err ||
+	fail "record true: $(cat t.err)"
 pass "statuses pass through"
