@@ -33,7 +33,9 @@ static const char usage[] =
 	"                       (needs stacks: pct record -g)\n"
 	"  -o, --output=OUT     write to OUT: a regular file is replaced whole (a\n"
 	"                       temporary beside it, renamed), a device or FIFO is\n"
-	"                       written in place; see pct-export(1) for symlinks\n"
+	"                       written in place; see pct-export(1) for symlinks;\n"
+	"                       - is standard output.  gmon, gperftools and pprof\n"
+	"                       are binary: refused on a terminal without -o\n"
 	"  -h, --help           show this help\n"
 	"\n"
 	"See pct-export(1).\n";
@@ -78,7 +80,13 @@ int cmd_export(int argc, char **argv)
 	while (f < sizeof formats / sizeof formats[0] && strcmp(formats[f].name, format) != 0)
 		f++;
 	if (f == sizeof formats / sizeof formats[0])
-		die("export: unknown --format '%s' (gmon, gperftools, pprof, callgrind or folded)", format);
+		die_usage("export: unknown --format '%s' (gmon, gperftools, pprof, callgrind or folded)", format);
+	if (outname && strcmp(outname, "-") == 0)
+		outname = NULL;  /* -o -: standard output */
+	/* as gzip does: binary data never goes to a terminal */
+	if (!outname && formats[f].binary && isatty(STDOUT_FILENO))
+		die_usage("export: --format=%s is binary and standard output is a terminal; give -o FILE or "
+			  "redirect it", format);
 
 	struct pset s;
 	char err[512];

@@ -124,6 +124,8 @@ struct run {
 	pid_t child;
 	int64_t started;               /* CLOCK_REALTIME, ns */
 	uint64_t session;
+	uint64_t cpu_ns;               /* the command's CPU time, user + system (wait4), ns */
+	uint64_t period_ns;            /* one sampling period of a CPU-time event, or 0 */
 };
 
 /*
@@ -164,8 +166,16 @@ static int summarize(const char *file, const char *shown, const char *cmd, const
 	char why[512];
 
 	if (lstat(file, &st) != 0) {
-		fprintf(stderr, "pct: '%s' wrote no profile (a static program not linked with libpct, "
-				"a setuid one, or one that took no sample)\n", cmd);
+		/* the likeliest reason first: a short run, whose CPU time (from
+		 * wait4, which counts the dynamic loader's time before pct
+		 * starts too) we know */
+		if (run->period_ns)
+			fprintf(stderr, "pct: '%s' wrote no profile: no sample in its %.1f ms of CPU time (one per "
+					"%.1f ms, from when pct started in it), or a static program not linked "
+					"with libpct, or a setuid one\n", cmd, run->cpu_ns / 1e6, run->period_ns / 1e6);
+		else
+			fprintf(stderr, "pct: '%s' wrote no profile (no sample, or a static program not linked "
+					"with libpct, or a setuid one)\n", cmd);
 		return 0;
 	}
 	if (read_own(file, run, &p, why, sizeof why) != 0) {
@@ -391,6 +401,32 @@ static void move_old(const char *file, const char *shown)
 	free(old);
 }
 
+/*
+ * The profile's directory must exist and be writable before COMMAND runs:
+ * otherwise the runtime could not create the file, and the run would be
+ * lost.  Exits 2 (a usage error: the -o given cannot be used).
+ */
+static void check_output_dir(const char *file, const char *shown)
+{
+	char *dir = xstrdup(file);
+	char *slash = strrchr(dir, '/');
+	if (slash == dir)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	struct stat st;
+	const char *why = NULL;
+	if (stat(dir, &st) != 0)
+		why = strerror(errno);
+	else if (!S_ISDIR(st.st_mode))
+		why = "its directory is not a directory";
+	else if (access(dir, W_OK | X_OK) != 0)
+		why = strerror(errno);
+	if (why)
+		die_usage("record: cannot create '%s': %s; the command was not run", shown, why);
+	free(dir);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -414,12 +450,12 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'F':
 			if (strtoul(optarg, &end, 10) == 0 || *end || optarg[0] == '-')
-				die("record: -F wants a rate in Hz, not '%s'", optarg);
+				die_usage("record: -F wants a rate in Hz, not '%s'", optarg);
 			hz = optarg;
 			break;
 		case 'c':
 			if (strtoul(optarg, &end, 10) == 0 || *end || optarg[0] == '-')
-				die("record: -c wants a number of events, not '%s'", optarg);
+				die_usage("record: -c wants a number of events, not '%s'", optarg);
 			period = optarg;
 			break;
 		case 'g':
@@ -428,7 +464,7 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'S':
 			if (strtoul(optarg, &end, 10) == 0 || *end || optarg[0] == '-' || strtoul(optarg, NULL, 10) > 65536)
-				die("record: --stack-bytes wants 1 to 65536 bytes, not '%s'", optarg);
+				die_usage("record: --stack-bytes wants 1 to 65536 bytes, not '%s'", optarg);
 			stack = optarg;
 			break;
 		case 'e':
@@ -453,6 +489,7 @@ int cmd_record(int argc, char **argv)
 		die("record: cannot draw a session token: %s", strerror(errno));
 	char session[17];
 	snprintf(session, sizeof session, "%016llx", (unsigned long long)run.session);
+	check_output_dir(file, shown);
 	move_old(file, shown);
 	const char *pre = getenv("LD_PRELOAD");
 	char *preload = pre && *pre ? xasprintf("%s:%s", lib, pre) : xstrdup(lib);
@@ -485,9 +522,14 @@ int cmd_record(int argc, char **argv)
 	}
 	run.child = pid;
 	int status;
-	while (waitpid(pid, &status, 0) < 0)
+	struct rusage ru;
+	while (wait4(pid, &status, 0, &ru) < 0)
 		if (errno != EINTR)
-			die("record: waitpid: %s", strerror(errno));
+			die("record: wait4: %s", strerror(errno));
+	run.cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
+		     (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
+	if (event == NULL || strcmp(event, "cpu") == 0 || strcmp(event, "user") == 0)
+		run.period_ns = 1000000000u / (hz ? strtoul(hz, NULL, 10) : 250);
 	sigaction(SIGINT, &oldint, NULL);
 	sigaction(SIGQUIT, &oldquit, NULL);
 

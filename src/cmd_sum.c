@@ -24,7 +24,8 @@ static const char usage[] =
 	"\n"
 	"Read TSV with a samples column from FILE or standard input, group the\n"
 	"rows by the KEY columns, and print each group: samples, stderr\n"
-	"(sqrt(samples)), percent, stderr_percent, ci_low and ci_high (the 95%\n"
+	"(sqrt(samples), Poisson), percent, stderr_percent (the share's binomial\n"
+	"error, 100*sqrt(p(1-p)/N)), ci_low and ci_high (the 95%\n"
 	"Wilson interval of the share), cum_percent and the KEYs, most samples\n"
 	"first.  The text format (default) is aligned, shows module base names,\n"
 	"marks rows of fewer than 10 samples with '?', and starts with the summary\n"
@@ -118,7 +119,7 @@ static void print_summary(FILE *out, const struct meta *m, uint64_t total)
 		fprintf(out, "# %llu more samples were dropped: the sample table was full (raise $PCT_SLOTS), "
 			"or the file system had no room for more of the profile\n",
 			(unsigned long long)m->dropped);
-	fprintf(out, "# ±: one standard error, sqrt(samples) (Poisson); 95%% CI: Wilson score interval of the share\n");
+	fprintf(out, "# %s: one standard error: of samples, sqrt(samples) (Poisson); of percent, sqrt(p(1-p)/N) (binomial); 95%% CI: Wilson score interval of the share\n", plus_minus());
 	fprintf(out, "# resolution: any two shares that differ by more than %.2f points differ at 95%% "
 		"(1.96/sqrt(samples)); small rows resolve finer\n", stats_resolution_percent(total));
 }
@@ -170,8 +171,9 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 				w[k] = l > 48 ? 48 : l;
 		}
 	}
-	/* "±" is two bytes of UTF-8 but one column: pad it by hand. */
-	fprintf(out, " %9s %6s%s %7s %5s%s %15s %7s", "samples", "", "±", "percent", "", "±", "95% CI", "cum%");
+	/* "±" is two bytes of UTF-8 but one column, "+-" two: pad by hand */
+	const char *pm = plus_minus(), *pad = strlen(pm) == 2 && pm[0] == '+' ? "" : " ";
+	fprintf(out, " %9s %5s%s%s %7s %4s%s%s %15s %7s", "samples", "", pad, pm, "percent", "", pad, pm, "95% CI", "cum%");
 	int totals = rows && row_total(a, 0, keys, o) >= 0;
 	if (totals)
 		fprintf(out, " %9s %7s", "total", "total%");

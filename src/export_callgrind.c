@@ -155,12 +155,12 @@ int export_callgrind(const struct pset *s, FILE *out, char *err, size_t errlen)
 	struct pset_addr *addrs;
 	size_t n;
 	uint64_t total = pset_addresses(s, &addrs, &n);
-	qsort(addrs, n, sizeof *addrs, by_place);
+	sort(addrs, n, sizeof *addrs, by_place);
 	struct arcs arcs = { 0 };
 	if (callstack_present(s)) {
 		struct collect c = { s, &arcs };
 		callstack_each(s, collect_arcs, &c);
-		qsort(arcs.v, arcs.n, sizeof *arcs.v, arc_by_from);
+		sort(arcs.v, arcs.n, sizeof *arcs.v, arc_by_from);
 	}
 	const struct profile *p0 = &s->profiles[0];
 	uint64_t all = s->total + s->dropped;

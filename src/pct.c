@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "escape.h"
 #include "util.h"
 
 #define PCT_VERSION_STRING "0.1.0"
@@ -31,18 +32,29 @@ static const struct command {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: pct COMMAND [ARGS...]\n"
-		   "       pct --help | --version\n\n"
+		   "       pct help [COMMAND] | --help | --version\n\n"
 		   "pct samples a program's PC on CPU-time ticks, with no recompiling,\n"
 		   "and reports where the time went, with its statistical error.\n\n"
 		   "Commands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\nRun 'pct COMMAND --help' for a command's options; see pct(1).\n");
+	fprintf(f, "\nRun 'pct help COMMAND' or 'pct COMMAND --help' for a command's options; see pct(1).\n");
 }
 
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "help") == 0 && argc > 2) {
+		/* pct help CMD: CMD's own --help, as git help and go help do */
+		for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+			if (strcmp(argv[2], commands[i].name) == 0) {
+				char *args[] = { argv[2], "--help", NULL };
+				return commands[i].fn(2, args);
+			}
+		fprintf(stderr, "pct: help: unknown command '%s'\n", esc_dup(argv[2]));
 		usage(stderr);
 		return 2;
 	}
@@ -59,7 +71,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "pct: unknown command '%s'\n", argv[1]);
+	fprintf(stderr, "pct: unknown command '%s'\n", esc_dup(argv[1]));
 	usage(stderr);
 	return 2;
 }

@@ -30,6 +30,8 @@
 #include "profile.h"
 #include "util.h"
 
+#define PROFILE_MAX_SAMPLES (1ULL << 48)
+
 static int fail(char *err, size_t errlen, const char *file, const char *fmt, ...)
 {
 	va_list ap;
@@ -164,6 +166,15 @@ static int check_header(const struct pct_header *h, uint64_t size, const char *f
 			    (unsigned long long)pool_max);
 	if (h->cpu_last_ns < h->cpu_start_ns)
 		return fail(err, errlen, file, "CPU time at the last sample precedes the start");
+	/* no process takes 2^48 samples (890 years of CPU at 10 kHz): a
+	 * larger count is damage, not data */
+	const struct { const char *name; uint64_t v; } counts[] = {
+		{ "samples", h->samples }, { "dropped", h->dropped }, { "stacks_dropped", h->stacks_dropped },
+	};
+	for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+		if (counts[i].v > PROFILE_MAX_SAMPLES)
+			return fail(err, errlen, file, "header field %s is %llu, more samples than a process can take "
+				    "(2^48)", counts[i].name, (unsigned long long)counts[i].v);
 	return 0;
 }
 

@@ -12,7 +12,12 @@ double stats_stderr(uint64_t n)
 
 double stats_stderr_percent(uint64_t n, uint64_t total)
 {
-	return total ? 100.0 * sqrt((double)n) / (double)total : 0.0;
+	if (total == 0)
+		return 0.0;
+	double p = (double)n / (double)total;
+	if (p > 1)
+		p = 1;
+	return 100.0 * sqrt(p * (1 - p) / (double)total);
 }
 
 void stats_wilson(uint64_t k, uint64_t n, double z, double *lo, double *hi)

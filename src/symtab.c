@@ -35,8 +35,10 @@
 #include "u64map.h"
 #include "util.h"
 
-/* libstdc++'s demangler (cxxabi.h), the one g++ users already trust. */
-extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+/* libiberty's demangler (Debian libiberty-dev), the one binutils and gdb
+ * use: C++ (the Itanium ABI), and Rust in both its legacy scheme (the
+ * "::h<hash>" suffix left out) and v0. */
+#include <libiberty/demangle.h>
 
 struct segment {
 	uint64_t offset, filesz, vaddr;
@@ -109,15 +111,9 @@ static size_t ncache, capcache;
 
 char *symtab_demangle(const char *name)
 {
-	int status = -1;
-	if (name[0] != '_' || name[1] != 'Z')
+	if (name[0] != '_' || (name[1] != 'Z' && name[1] != 'R'))
 		return NULL;
-	char *d = __cxa_demangle(name, NULL, NULL, &status);
-	if (status != 0) {
-		free(d);
-		return NULL;
-	}
-	return d;
+	return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
 }
 
 static const char *own(struct symtab *st, char *s)
@@ -349,11 +345,24 @@ static const char *intern_name(struct symtab *st, uint64_t start, const char *na
 	uint64_t *slot = u64map_get(&st->names, start);
 	if (slot)
 		return st->strs[*slot];
+	/* without its version: "__libc_start_main@@GLIBC_2.34" is
+	 * __libc_start_main (no mangled name holds '@') */
+	char *plain = NULL;
+	if (name && name[0] && strchr(name + 1, '@'))
+		plain = xasprintf("%.*s", (int)(strchr(name + 1, '@') - name), name);
+	if (plain)
+		name = plain;
 	char *d = name ? symtab_demangle(name) : NULL;
 	if (d == NULL)
 		d = name ? xstrdup(name) : xasprintf("%s+0x%llx", path_base(st->path), (unsigned long long)start);
+	free(plain);
 	*u64map_slot(&st->names, start) = st->nstrs;
 	return own(st, d);
+}
+
+static size_t leading_underscores(const char *s)
+{
+	return strspn(s, "_");
 }
 
 static int cmp_fsym(const void *pa, const void *pb)
@@ -361,11 +370,16 @@ static int cmp_fsym(const void *pa, const void *pb)
 	const struct fsym *a = pa, *b = pb;
 	if (a->start != b->start)
 		return a->start < b->start ? -1 : 1;
-	/* at one address, prefer a global, sized symbol: it is listed first */
+	/* at one address, prefer a global, sized symbol, and of aliases the
+	 * public one (fewest leading underscores: clock_gettime, not
+	 * __clock_gettime): it is listed first */
 	if (a->global != b->global)
 		return b->global - a->global;
 	if ((a->size != 0) != (b->size != 0))
 		return a->size ? -1 : 1;
+	size_t ua = leading_underscores(a->name), ub = leading_underscores(b->name);
+	if (ua != ub)
+		return ua < ub ? -1 : 1;
 	return strcmp(a->name, b->name);
 }
 

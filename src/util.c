@@ -46,6 +46,16 @@ void die(const char *fmt, ...)
 	exit(1);
 }
 
+void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	va_start(ap, fmt);
+	say("", fmt, ap);
+	va_end(ap);
+	exit(2);
+}
+
 void warnx_(const char *fmt, ...)
 {
 	va_list ap;
@@ -150,4 +160,17 @@ void put_tsv_field(const char *s, FILE *out)
 		putc(' ', out);
 		s += n + 1;
 	}
+}
+
+const char *plus_minus(void)
+{
+	static const char *pm;
+	if (pm == NULL) {
+		const char *v = NULL, *names[] = { "LC_ALL", "LC_CTYPE", "LANG" };
+		for (size_t i = 0; i < 3 && (v == NULL || *v == '\0'); i++)
+			v = getenv(names[i]);
+		int utf8 = v && (strcasestr(v, "utf-8") || strcasestr(v, "utf8"));
+		pm = utf8 ? "\u00b1" : "+-";
+	}
+	return pm;
 }

@@ -13,6 +13,13 @@
 /* Print "pct: MESSAGE" on stderr and exit 1.  Only commands call it. */
 __attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...);
 /* Print "pct: warning: MESSAGE" on stderr. */
+/* The plus-minus sign for text reports: "±" in a UTF-8 locale (LC_ALL,
+ * LC_CTYPE or LANG, the first set, names UTF-8), else "+-". */
+const char *plus_minus(void);
+
+/* die() with exit status 2: a usage error (a bad option value, an -o that
+ * cannot be used), as pct(1) promises */
+__attribute__((noreturn, format(printf, 1, 2))) void die_usage(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void warnx_(const char *fmt, ...);
 
 void *xmalloc(size_t n);

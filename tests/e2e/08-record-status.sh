@@ -21,4 +21,17 @@ grep -q "cannot run '/nonexistent/program'" err || fail "no clear message: $(cat
 
 "$PCTBIN" record 2>/dev/null; [ $? -eq 2 ] || fail "no command should be a usage error (2)"
 "$PCTBIN" record --help | grep -q '^usage: pct record' || fail "record --help"
+# an -o that cannot be created is a usage error found before the command
+# runs (before: the command ran, the profile was lost, and record exited 0)
+rm -f ran
+"$PCTBIN" record -o /nonexistent/x.pct -- sh -c 'touch ran' 2>o.err; st=$?
+[ $st = 2 ] || fail "-o /nonexistent/x.pct: exit $st, want 2: $(cat o.err)"
+[ ! -e ran ] || fail "-o /nonexistent/x.pct: the command ran"
+grep -q "cannot create '/nonexistent/x.pct'" o.err || fail "-o /nonexistent: $(cat o.err)"
+"$PCTBIN" record -F x -- true 2>/dev/null; [ $? = 2 ] || fail "-F x: not exit 2"
+# a command that took no sample: the message gives its CPU time and the
+# period, the likeliest reason (before: it blamed static programs first)
+"$PCTBIN" record -o t.pct -- true 2>t.err || fail "record true: $(cat t.err)"
+grep -q "^pct: 'true' wrote no profile: no sample in its [0-9.]* ms of CPU time (one per 4.0 ms" t.err ||
+	fail "record true: $(cat t.err)"
 pass "statuses pass through"

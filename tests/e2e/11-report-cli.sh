@@ -39,4 +39,18 @@ printf 'hello world, this is not a profile at all, but it is long enough to hold
 "$PCTBIN" report 2>/dev/null; [ $? -eq 2 ] || fail "no file should be a usage error (2)"
 "$PCTBIN" report --help | grep -q '^usage: pct report' || fail "report --help"
 "$PCTBIN" --help | grep -q record || fail "pct --help"
+# pct help CMD is CMD --help; an unknown one is a usage error
+for c in record report diff sum; do
+	cmp -s <("$PCTBIN" help $c) <("$PCTBIN" $c --help) || fail "pct help $c differs from pct $c --help"
+done
+"$PCTBIN" help nosuch >/dev/null 2>&1; [ $? = 2 ] || fail "pct help nosuch: not exit 2"
+# "±" in a UTF-8 locale, "+-" outside one (before: "±" always), in the same
+# columns
+LC_ALL=C "$PCTBIN" report a.pct >c.txt || fail "report in the C locale"
+"$PCTBIN" report a.pct >u.txt || fail "report in C.UTF-8"
+grep -q '±' c.txt && fail "'±' in the C locale: $(head -5 c.txt)"
+grep -q '^   samples      +- percent     +-  ' c.txt || fail "no +- header in the C locale: $(sed -n 5p c.txt)"
+diff -w <(sed 's/±/+-/g' u.txt) c.txt >/dev/null || fail "the two locales differ beyond the sign: $(diff -w <(sed 's/±/+-/g' u.txt) c.txt)"
+[ "$(awk '{ print length($0) }' c.txt | sed -n 5p)" = "$(sed -n 5p u.txt | wc -m | awk '{ print $1 - 1 }')" ] ||
+	fail "the header's width differs between the locales"
 pass "report interface"

@@ -49,4 +49,13 @@ grep -q "no stack holds a function named 'no_such_function'" err || fail "unclea
 "$PCTBIN" record -o flat.pct "$prog" 0.05 >/dev/null 2>&1
 "$PCTBIN" report --callers=inner flat.pct 2>err && fail "--callers without stacks succeeded"
 grep -q "no call stacks" err || fail "unclear error: $(cat err)"
+# names as people read them (issue 15): no symbol version in a name
+# (before: __libc_start_main@@GLIBC_2.34), and the public alias of libc's
+# functions (before: __clock_gettime for clock_gettime)
+"$PCTBIN" report --format=tsv cc.pct >names.tsv || fail "report cc.pct"
+fns=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next } { print $k["function"] }' names.tsv)
+echo "$fns" | grep -q '@' && fail "a symbol version in a name: $(echo "$fns" | grep '@')"
+echo "$fns" | grep -qx '__libc_start_main' || fail "no __libc_start_main among: $(echo $fns)"
+echo "$fns" | grep -q '^__clock_gettime$' && fail "__clock_gettime, not its public alias clock_gettime"
+echo "names: $(echo $fns | tr '\n' ' ')"
 pass "stacks unwind without frame pointers; totals, callers and callees match the truth"

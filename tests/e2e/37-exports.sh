@@ -92,4 +92,21 @@ grep -q "no call stacks" err || fail "unclear: $(cat err)"
 head -c 300 sel.pct >short.pct
 "$PCTBIN" export --format=pprof -o x.pb.gz short.pct 2>err; [ $? = 1 ] || fail "corrupt input: not exit 1"
 grep -q "short.pct" err && [ ! -e x.pb.gz ] || fail "corrupt input: $(cat err); output left behind"
+# a profile without samples exports in every format (before: callgrind
+# passed qsort a null array, which the sanitized build, make check-san,
+# stops on)
+printf '' | "$PROGS/mkprofile" empty.pct || fail "mkprofile empty"
+for f in gperftools callgrind pprof; do
+	"$PCTBIN" export --format=$f -o empty.$f empty.pct 2>err || fail "export $f of an empty profile: $(cat err)"
+done
+# -o - is standard output; binary formats are refused on a terminal
+# (script(1) gives the command one), as gzip does (before: written)
+"$PCTBIN" export --format=pprof -o - sel.pct >dash.pb.gz || fail "-o -"
+cmp -s dash.pb.gz sel.pb.gz || fail "-o - differs from -o FILE"
+[ ! -e ./- ] || fail "-o - created a file named -"
+script -qec "'$PCTBIN' export --format=pprof sel.pct" /dev/null >tty.out 2>&1; st=$?
+[ $st = 2 ] || fail "pprof to a terminal: exit $st: $(head -c 300 tty.out)"
+grep -q "binary and standard output is a terminal" tty.out || fail "pprof to a terminal: $(head -c 300 tty.out)"
+script -qec "'$PCTBIN' export --format=callgrind sel.pct" /dev/null >tty.out 2>&1 || fail "callgrind to a terminal"
+"$PCTBIN" export --format=nosuch sel.pct 2>/dev/null; [ $? = 2 ] || fail "unknown format: not exit 2"
 pass "gprof, google-pprof, callgrind_annotate and protoc read pct's exports and agree with it"

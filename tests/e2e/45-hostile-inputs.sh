@@ -134,4 +134,16 @@ wait
 [ "$(wc -l <got.tsv)" -eq "$(wc -l <small.tsv)" ] || fail "sym from a FIFO lost rows"
 left=$(ps -o pid=,args= --ppid $$ | grep -v ' ps ' | grep -cF "$PCTBIN")
 [ "$left" -eq 0 ] || fail "processes left behind: $(ps -o pid=,args= --ppid $$)"
+# impossible counts in the header are refused with the field named
+# (before: "18446744073709551615 more samples were dropped"); offsets
+# from include/pct_format.h: samples 192, dropped 200, stacks_dropped 280
+"$PROGS/mkprofile" cnt.pct <"$ROOT/tests/golden/input.tsv" || fail "mkprofile"
+for f in samples:192 dropped:200 stacks_dropped:280; do
+	cp cnt.pct bad.pct
+	printf '\377\377\377\377\377\377\377\377' | dd of=bad.pct bs=1 seek=${f#*:} conv=notrunc 2>/dev/null
+	"$PCTBIN" report bad.pct >/dev/null 2>err; st=$?
+	[ $st = 1 ] || fail "${f%:*} all ones: exit $st: $(cat err)"
+	grep -q "header field ${f%:*} is 18446744073709551615" err || fail "${f%:*} all ones: $(cat err)"
+done
+"$PCTBIN" report cnt.pct >/dev/null || fail "the unpatched profile"
 pass "FIFOs, devices and sparse files refused; modules that are not files never opened"

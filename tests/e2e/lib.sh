@@ -2,6 +2,10 @@
 # Gives: $PCTBIN, $LIBPCT, $PROGS, $HOSTS, a scratch directory as the working
 # directory (removed at exit), fail/skip helpers, and check_truth.
 set -u
+# one locale for every test, whatever the machine's: UTF-8, so that text
+# reports print "±" (test 11 checks "+-" outside UTF-8)
+unset LC_ALL LC_CTYPE
+export LANG=C.UTF-8
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 B=${PCT_BUILD:-build}             # tests/run.sh sets it: build, or build-san
 PCTBIN=$ROOT/$B/bin/pct

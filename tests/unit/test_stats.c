@@ -13,7 +13,13 @@ static void test_stderr(void)
 	CHECK(fabs(stats_stderr(100) - 10.0) < 1e-12);
 	CHECK(fabs(stats_stderr(5) - 2.2360679775) < 1e-9);   /* the seed's sqrt(5) = 2.2 */
 	/* 100 of 10000 samples: 1% +- 0.1 percentage points */
-	CHECK(fabs(stats_stderr_percent(100, 10000) - 0.1) < 1e-12);
+	/* binomial: 100 * sqrt(p (1 - p) / N); 93 of 94 is 1.0581 points
+	 * (the issue's example), 100 of 10000 is 0.099499 */
+	CHECK(fabs(stats_stderr_percent(100, 10000) - 100.0 * sqrt(0.01 * 0.99 / 10000)) < 1e-12);
+	CHECK(fabs(stats_stderr_percent(100, 10000) - 0.0994987) < 1e-6);
+	CHECK(fabs(stats_stderr_percent(93, 94) - 1.0581) < 1e-4);
+	CHECK(stats_stderr_percent(94, 94) == 0.0);
+	CHECK(fabs(stats_stderr_percent(50, 100) - 5.0) < 1e-12);
 	CHECK(stats_stderr_percent(3, 0) == 0.0);
 }
 
