@@ -15,8 +15,10 @@ for how in segv abort _exit exec; do
 	esac
 	"$PCTBIN" report --format=tsv $how.pct >$how.tsv 2>err || fail "$how: unreadable: $(cat err)"
 	n=$(awk -F'\t' '$9 == "burn" { print $1 }' $how.tsv)
-	# 400 ms of CPU at 250 Hz: about 100 samples
-	[ "${n:-0}" -ge 60 ] || fail "$how: only ${n:-0} samples in burn: $(cat $how.tsv)"
+	# 400 ms of CPU at 250 Hz: about 100 samples; a loaded machine loses
+	# CPU-timer expirations (46 seen with two busy loops; issue 15), and
+	# what this tests is that the samples taken are kept
+	[ "${n:-0}" -ge 25 ] || fail "$how: only ${n:-0} samples in burn: $(cat $how.tsv)"
 	echo "$how: status $rc, $n samples in burn"
 done
 pass "abnormal ends keep their samples"
