@@ -36,24 +36,25 @@ static void say(const char *prefix, const char *fmt, va_list ap)
 	free(msg);
 }
 
+static __attribute__((noreturn)) void die_with(int status, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	say("", fmt, ap);
+	exit(status);
+}
+
 void die(const char *fmt, ...)
 {
 	va_list ap;
-	fflush(stdout);
 	va_start(ap, fmt);
-	say("", fmt, ap);
-	va_end(ap);
-	exit(1);
+	die_with(1, fmt, ap);
 }
 
 void die_usage(const char *fmt, ...)
 {
 	va_list ap;
-	fflush(stdout);
 	va_start(ap, fmt);
-	say("", fmt, ap);
-	va_end(ap);
-	exit(2);
+	die_with(2, fmt, ap);
 }
 
 void warnx_(const char *fmt, ...)
