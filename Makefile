@@ -181,19 +181,19 @@ PROGS := $(B)/tests/progs/die $(B)/tests/progs/work-full $(B)/tests/progs/work-h
 	$(B)/tests/progs/burn-exec $(B)/tests/progs/threads4 $(B)/tests/progs/forkexec $(B)/tests/progs/dlplug \
 	$(B)/tests/progs/libplug-a.so $(B)/tests/progs/libplug-b.so $(B)/tests/progs/spinsleep $(B)/tests/progs/ownprof \
 	$(B)/tests/progs/eintr $(B)/tests/progs/hostile $(B)/tests/progs/callchain $(B)/tests/progs/noperf \
-	$(B)/tests/progs/scribble $(B)/tests/progs/escnames
+	$(B)/tests/progs/scribble $(B)/tests/progs/escnames $(B)/tests/progs/shortthreads $(B)/tests/progs/forkburn
 # call stacks must unwind without frame pointers (CFI only)
 $(B)/tests/progs/callchain: tests/progs/callchain.c tests/progs/burn.h
 	@mkdir -p $(@D)
 	$(CC) $(PROG_CFLAGS) -fomit-frame-pointer -o $@ $<
 $(B)/tests/progs/threads4 $(B)/tests/progs/eintr $(B)/tests/progs/hostile $(B)/tests/progs/scribble \
-		$(B)/tests/progs/escnames: $(B)/tests/progs/%: tests/progs/%.c tests/progs/burn.h
+		$(B)/tests/progs/escnames $(B)/tests/progs/shortthreads: $(B)/tests/progs/%: tests/progs/%.c tests/progs/burn.h
 	@mkdir -p $(@D)
 	$(CC) $(PROG_CFLAGS) -pthread -o $@ $<
 $(B)/tests/progs/noperf: tests/progs/noperf.c
 	@mkdir -p $(@D)
 	$(CC) $(PROG_CFLAGS) -o $@ $<
-$(B)/tests/progs/forkexec $(B)/tests/progs/spinsleep $(B)/tests/progs/ownprof: $(B)/tests/progs/%: tests/progs/%.c tests/progs/burn.h
+$(B)/tests/progs/forkexec $(B)/tests/progs/spinsleep $(B)/tests/progs/ownprof $(B)/tests/progs/forkburn: $(B)/tests/progs/%: tests/progs/%.c tests/progs/burn.h
 	@mkdir -p $(@D)
 	$(CC) $(PROG_CFLAGS) -o $@ $<
 $(B)/tests/progs/dlplug: tests/progs/dlplug.c

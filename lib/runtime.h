@@ -61,6 +61,8 @@ struct rt_method {
 	int signo;                     /* the signal timers and events deliver */
 	unsigned ring_pages;           /* perf: data pages of each thread's ring buffer, which a
 					  CPU-time timer's signal drains; 0: a signal per sample */
+	int phase_perf;                /* CPU timers: a one-shot perf task-clock event can end each
+					  thread's random first period (threads.c) */
 };
 
 /*
@@ -218,6 +220,7 @@ int rt_thread_spawn(void *thread, const void *attr, void *(*fn)(void *), void *a
 /* threads.c: pausing a thread that blocks pct's signal (sig.c) */
 int rt_arm_owns_fd(int fd);                         /* async-signal-safe */
 int rt_arm_pause_mine(int pause);                   /* async-signal-safe */
+int rt_arm_overflow_mine(int fd);                   /* async-signal-safe */
 
 /* sig.c: pct's signal and the program's view of it */
 /* si_value of pct's timers: a signal with si_code SI_TIMER and this value

@@ -304,6 +304,11 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		rt_sig_forward(sig, si, uc);
 		return;
 	}
+	/* the end of a random first period (which must end even if no
+	 * sample is taken now: a one-shot event left enabled would fire
+	 * again every phase), or a late signal of its event? */
+	if (si->si_code != SI_TIMER && !rt_arm_overflow_mine(si->si_fd))
+		goto out;
 	if (!atomic_load_explicit(&rt_g.sampling, memory_order_acquire))
 		goto out;
 	if (altstack_short(uc)) {
@@ -408,6 +413,11 @@ static int choose_method(unsigned hz, int hz_explicit, const char *name)
 			m->ring_pages *= 2;
 	}
 	int err = m->mechanism == PCT_MECH_PERF ? rt_arm_probe(m) : 0;
+	/* A POSIX CPU timer is checked at the scheduler tick only, so its
+	 * random first period would still miss a thread shorter than a tick:
+	 * where perf_event_open is allowed, a one-shot task-clock event, which
+	 * fires at the exact CPU time, ends that first period (threads.c). */
+	m->phase_perf = m->mechanism == PCT_MECH_CPU_TIMER && rt_arm_probe(m) == 0;
 	const char *hint = err == EACCES || err == EPERM ? "see /proc/sys/kernel/perf_event_paranoid"
 			 : err == ENOENT ? "the kernel does not offer it here" : NULL;
 	if (err && d->default_period) {
@@ -422,9 +432,16 @@ static int choose_method(unsigned hz, int hz_explicit, const char *name)
 	}
 	if (err) {
 		rt_say("perf_event_open was refused", hint, err,
-		       "sampling falls back to CPU-time timers (at most one sample per tick per thread)");
+		       d->event == PCT_EVENT_WALL ? "sampling falls back to CPU-time timers"
+						  : "sampling falls back to CPU-time timers at 250 Hz, one sample per tick");
 		m->mechanism = PCT_MECH_CPU_TIMER;
 		m->ring_pages = 0;
+		m->phase_perf = 0;
+		/* A period below the tick would make a signal stand for several
+		 * periods (1 + overruns): counts with a variance of weight^2
+		 * per signal, where the error bars assume Poisson */
+		if (d->event != PCT_EVENT_WALL && m->period < 1000000000u / RT_TIMER_MAX_HZ)
+			m->period = 1000000000u / RT_TIMER_MAX_HZ;
 		/* A timer's effective period is only its requested one well
 		 * below the tick (250 Hz asked gives 238 Hz at CONFIG_HZ=250) */
 		if (d->event == PCT_EVENT_WALL && m->period < 1000000000u / RT_WALL_TIMER_MAX_HZ)

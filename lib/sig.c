@@ -253,11 +253,16 @@ static void sig_blocked(int sig, int blocked)
 	sigaddset(&one, sig);
 	struct timespec zero = { 0, 0 };
 	siginfo_t si;
-	while (syscall(SYS_rt_sigtimedwait, &one, &si, &zero, (size_t)_NSIG / 8) == sig)
+	while (syscall(SYS_rt_sigtimedwait, &one, &si, &zero, (size_t)_NSIG / 8) == sig) {
 		if (!rt_sig_mine(&si)) {
 			requeue(sig, &si);
 			break;
 		}
+		/* a one-shot event's signal ends the thread's first period
+		 * even when taken here (threads.c) */
+		if (si.si_code != SI_TIMER)
+			rt_arm_overflow_mine(si.si_fd);
+	}
 }
 
 #ifndef RT_NO_INTERPOSE

@@ -50,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -72,6 +73,10 @@ struct arm {
 	_Atomic uint32_t slot;         /* the thread's slot + 1, once known */
 	_Atomic int paused;            /* the thread blocks pct's signal (sig.c) */
 	struct timespec left;          /* while paused: what was left of the timer's period */
+	int phase_fd;                  /* fd (or the CPU timer) waits, disabled, for this one-shot
+					  event (its first, random, period), or -1 */
+	_Atomic int phase_spent;       /* phase_fd has fired, fd or the timer runs */
+	uint64_t phase_id;             /* PERF_EVENT_IOC_ID of phase_fd */
 };
 
 static struct arm arms[RT_ARMS_MAX];
@@ -123,8 +128,40 @@ static clockid_t thread_clock(uint32_t tid)
 	return (clockid_t)((~(unsigned)tid << 3) | 4 | 2);
 }
 
+/*
+ * A uniformly random phase in 1..period (ns or events): the first period
+ * of a thread's timer or event.  With every thread starting at a random
+ * point of its period, a thread that runs t < period is sampled with
+ * probability t / period, so that every thread's expected samples are its
+ * CPU time / period however short it is (a thread started at phase 0
+ * and ending before one period would never be sampled).  splitmix64
+ * (Steele, Lea and Flood, "Fast splittable pseudorandom number
+ * generators", 2014) over a counter seeded from the kernel's AT_RANDOM
+ * bytes; lock-free and async-signal-safe.
+ */
+static _Atomic uint64_t phase_state;
+
+static uint64_t random_phase(uint64_t period, uint32_t tid)
+{
+	uint64_t z = atomic_fetch_add(&phase_state, 0x9e3779b97f4a7c15ull);
+	if (z == 0) {
+		const unsigned char *r = (const unsigned char *)getauxval(AT_RANDOM);
+		uint64_t seed = 0x243f6a8885a308d3ull;
+		if (r)
+			memcpy(&seed, r, sizeof seed);
+		uint64_t expect = 0x9e3779b97f4a7c15ull;
+		atomic_compare_exchange_strong(&phase_state, &expect, seed + 0x9e3779b97f4a7c15ull);
+		z = seed;
+	}
+	z ^= (uint64_t)tid << 32;      /* a forked child continues the parent's sequence */
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return period <= 1 ? 1 : 1 + z % period;
+}
+
 /* ring: record each sample's IP in a ring buffer, with no wakeups. */
-static int perf_open(const struct rt_method *m, uint32_t tid, int ring)
+static int perf_open_period(const struct rt_method *m, uint32_t tid, int ring, uint64_t period)
 {
 	struct perf_event_attr a;
 	memset(&a, 0, sizeof a);
@@ -136,7 +173,7 @@ static int perf_open(const struct rt_method *m, uint32_t tid, int ring)
 	case PCT_EVENT_BRANCH_MISSES: a.type = PERF_TYPE_HARDWARE; a.config = PERF_COUNT_HW_BRANCH_MISSES; break;
 	default: a.type = PERF_TYPE_SOFTWARE; a.config = PERF_COUNT_SW_TASK_CLOCK; break;
 	}
-	a.sample_period = m->period;
+	a.sample_period = period;
 	a.exclude_kernel = 1;          /* unprivileged at perf_event_paranoid 2 */
 	a.exclude_hv = 1;
 	a.disabled = 1;
@@ -148,6 +185,53 @@ static int perf_open(const struct rt_method *m, uint32_t tid, int ring)
 		a.wakeup_events = 1;
 	}
 	return (int)syscall(SYS_perf_event_open, &a, (pid_t)tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static int perf_open(const struct rt_method *m, uint32_t tid, int ring)
+{
+	return perf_open_period(m, tid, ring, m->period);
+}
+
+/* Deliver fd's overflows to thread tid as pct's signal; 0 or -1. */
+static int perf_signal_to(int fd, uint32_t tid, int signo);
+
+/*
+ * Open and start arm a's one-shot event: one overflow after phase (ns of
+ * thread tid's CPU time, or events), whose signal (POLL_HUP: the kernel
+ * disables the event after the one overflow PERF_EVENT_IOC_REFRESH 1
+ * allows) is the thread's first sample and starts its event or timer
+ * (rt_arm_overflow_mine).  Sets a->phase_fd, or -1 if there is none.
+ */
+static void phase_start(struct arm *a, const struct rt_method *m, uint32_t tid, uint64_t phase)
+{
+	a->phase_fd = -1;
+	int pfd = perf_open_period(m, tid, 0, phase);
+	if (pfd < 0)
+		return;
+	if (ioctl(pfd, PERF_EVENT_IOC_ID, &a->phase_id) != 0 || perf_signal_to(pfd, tid, m->signo) != 0) {
+		close(pfd);
+		return;
+	}
+	a->phase_fd = pfd;
+	if (ioctl(pfd, PERF_EVENT_IOC_REFRESH, 1) != 0) {
+		a->phase_fd = -1;
+		close(pfd);
+	}
+}
+
+static int perf_signal_to(int fd, uint32_t tid, int signo)
+{
+	struct f_owner_ex owner = { F_OWNER_TID, (pid_t)tid };
+	return fcntl(fd, F_SETOWN_EX, &owner) != 0 || fcntl(fd, F_SETSIG, signo) != 0 ||
+	       fcntl(fd, F_SETFL, O_ASYNC) != 0 ? -1 : 0;
+}
+
+/* Is perf descriptor fd still the event with id (not a number the
+ * program reused after closing everything)? */
+static int perf_is(int fd, uint64_t want)
+{
+	uint64_t id = 0;
+	return fd >= 0 && ioctl(fd, PERF_EVENT_IOC_ID, &id) == 0 && id == want;
 }
 
 /* Map the ring buffer of event fd: one header page and m->ring_pages data
@@ -197,17 +281,24 @@ static int arm_take(void)
 	return -1;
 }
 
-/* Stop and free arm i; a perf descriptor only if it is still ours. */
+/* Stop and free arm i; a perf descriptor only if it is still ours.
+ * close_fd: 0 leaves the descriptor alone; 1 disables the event and
+ * closes it; 2 (a forked child, whose inherited descriptor still names
+ * the parent's event) closes it without disabling it, which would stop
+ * the parent's sampling. */
 static void arm_release(int i, int close_fd)
 {
 	struct arm *a = &arms[i];
-	if (a->fd >= 0) {
-		uint64_t id = 0;
-		if (close_fd && ioctl(a->fd, PERF_EVENT_IOC_ID, &id) == 0 && id == a->perf_id) {
-			ioctl(a->fd, PERF_EVENT_IOC_DISABLE, 0);
-			close(a->fd);
+	int fds[2] = { a->fd, a->phase_fd };
+	uint64_t ids[2] = { a->perf_id, a->phase_id };
+	for (int k = 0; k < 2; k++)
+		if (close_fd && perf_is(fds[k], ids[k])) {
+			if (close_fd == 1)
+				ioctl(fds[k], PERF_EVENT_IOC_DISABLE, 0);
+			close(fds[k]);
 		}
-	}
+	a->fd = -1;
+	a->phase_fd = -1;
 	if (a->have_timer) {
 		timer_delete(a->timer);
 		atomic_fetch_sub(&timers_held, 1);
@@ -323,23 +414,35 @@ int rt_arm_thread(uint32_t tid, int own)
 	atomic_store(&a->paused, 0);
 	a->left.tv_sec = 0;
 	a->left.tv_nsec = 0;
+	a->phase_fd = -1;
+	atomic_store(&a->phase_spent, 0);
 	int main_thread = own && tid == (uint32_t)getpid();
+	uint64_t phase = random_phase(m->period, tid);
 	if (m->mechanism == PCT_MECH_PERF) {
+		/* The first period is the random phase: the event waits,
+		 * disabled, for a one-shot event of that period, whose one
+		 * signal (PERF_EVENT_IOC_REFRESH 1: the kernel disables it
+		 * after one overflow) is the thread's first sample and
+		 * enables it (rt_arm_overflow_mine).  Without the one-shot
+		 * event the thread starts at phase 0. */
 		int fd = perf_open(m, tid, m->ring_pages != 0);
-		struct f_owner_ex owner = { F_OWNER_TID, (pid_t)tid };
 		int bad = fd < 0 || ioctl(fd, PERF_EVENT_IOC_ID, &a->perf_id) != 0;
 		if (!bad && m->ring_pages)
 			bad = (a->ring = ring_map(m, fd, &a->ring_size)) == NULL;
 		else if (!bad)
-			bad = fcntl(fd, F_SETOWN_EX, &owner) != 0 || fcntl(fd, F_SETSIG, m->signo) != 0 ||
-			      fcntl(fd, F_SETFL, O_ASYNC) != 0;
-		if (bad || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+			bad = perf_signal_to(fd, tid, m->signo) != 0;
+		if (!bad) {
+			a->fd = fd;          /* owned before the one-shot event can fire */
+			phase_start(a, m, tid, phase);
+		}
+		if (bad || (a->phase_fd < 0 && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0)) {
 			int err = errno;
 			if (a->ring)
 				munmap(a->ring, a->ring_size);
 			a->ring = NULL;
 			if (fd >= 0)
 				close(fd);
+			a->fd = -1;
 			atomic_store(&a->used, 0);
 			if (main_thread && my_arm == 0)
 				rt_warn("cannot open a perf event for the main thread", NULL, err);
@@ -361,6 +464,17 @@ int rt_arm_thread(uint32_t tid, int own)
 		ts.it_interval.tv_sec = (time_t)(period / 1000000000u);
 		ts.it_interval.tv_nsec = (long)(period % 1000000000u);
 		ts.it_value = ts.it_interval;
+		if (!a->ring) {
+			/* the sampling timer's first expiry: the random phase,
+			 * or, where a one-shot event ends it, none yet */
+			ts.it_value.tv_sec = (time_t)(phase / 1000000000u);
+			ts.it_value.tv_nsec = (long)(phase % 1000000000u);
+			if (m->phase_perf) {
+				phase_start(a, m, tid, phase);
+				if (a->phase_fd >= 0)
+					ts.it_value.tv_sec = 0, ts.it_value.tv_nsec = 0;
+			}
+		}
 		const char *what = NULL;
 		uint64_t queued, quota;
 		if (rt_status_field("SigQ", &queued, &quota) != 0 || quota == 0)
@@ -477,11 +591,10 @@ void rt_disarm_all(void)
 		if (atomic_load(&a->used) != 2)
 			continue;
 		atomic_store(&a->paused, 1);
-		if (a->fd >= 0) {
-			uint64_t id = 0;
-			if (ioctl(a->fd, PERF_EVENT_IOC_ID, &id) == 0 && id == a->perf_id)
-				ioctl(a->fd, PERF_EVENT_IOC_DISABLE, 0);
-		}
+		if (perf_is(a->fd, a->perf_id))
+			ioctl(a->fd, PERF_EVENT_IOC_DISABLE, 0);
+		if (perf_is(a->phase_fd, a->phase_id))
+			ioctl(a->phase_fd, PERF_EVENT_IOC_DISABLE, 0);
 		if (a->have_timer)
 			timer_settime(a->timer, 0, &off, NULL);
 	}
@@ -491,9 +604,68 @@ void rt_disarm_all(void)
 int rt_arm_owns_fd(int fd)
 {
 	for (int i = 0, end = atomic_load(&arms_end); i < end; i++)
-		if (atomic_load(&arms[i].used) == 2 && arms[i].fd == fd)
+		/* also while being set up (used 1): an event may fire before
+		 * its arm is published, and a free arm holds no descriptor */
+		if (atomic_load(&arms[i].used) != 0 && fd >= 0 && (arms[i].fd == fd || arms[i].phase_fd == fd))
 			return 1;
 	return 0;
+}
+
+/* async-signal-safe: start arm a's event, or its CPU timer for a whole
+ * period, once its random first period has ended. */
+static void arm_run(struct arm *a)
+{
+	if (a->fd >= 0) {
+		if (perf_is(a->fd, a->perf_id))
+			ioctl(a->fd, PERF_EVENT_IOC_ENABLE, 0);
+	} else if (a->have_timer) {
+		uint64_t period = rt_g.method.period;
+		struct itimerspec ts;
+		ts.it_interval.tv_sec = (time_t)(period / 1000000000u);
+		ts.it_interval.tv_nsec = (long)(period % 1000000000u);
+		ts.it_value = ts.it_interval;
+		timer_settime(a->timer, 0, &ts, NULL);
+	}
+}
+
+/* The calling thread's arm, or NULL; async-signal-safe.  setup: also
+ * one still being set up (its event may fire before it is published). */
+static struct arm *arm_mine(int setup)
+{
+	uint32_t tid = rt_gettid();
+	int lo = setup ? 1 : 2;
+	struct arm *a = NULL;
+	if (my_arm > 0)
+		a = &arms[my_arm - 1];
+	for (int i = 0, end = atomic_load(&arms_end); a == NULL && i < end; i++)
+		if (atomic_load(&arms[i].used) >= lo && arms[i].tid == tid)
+			a = &arms[i];
+	return a && atomic_load(&a->used) >= lo && a->tid == tid ? a : NULL;
+}
+
+/*
+ * async-signal-safe: a perf overflow signal for descriptor fd arrived in
+ * the calling thread.  If it is the one-shot event's, the thread's random
+ * first period has ended: enable its event, whose first period starts now
+ * (the handler runs microseconds after the overflow).  Returns 1 if the
+ * signal is a sample, 0 if it is a second one of a spent one-shot event.
+ */
+int rt_arm_overflow_mine(int fd)
+{
+	struct arm *a = arm_mine(1);
+	if (a == NULL || a->phase_fd < 0 || fd != a->phase_fd)
+		return 1;
+	if (atomic_exchange(&a->phase_spent, 1))
+		return 0;
+	/* the kernel sends one signal and disables the event: its
+	 * descriptor is closed, so a thread holds at most one of pct's */
+	int pfd = a->phase_fd;
+	a->phase_fd = -1;
+	if (perf_is(pfd, a->phase_id))
+		close(pfd);
+	if (!atomic_load(&a->paused))
+		arm_run(a);
+	return 1;
 }
 
 /*
@@ -503,20 +675,14 @@ int rt_arm_owns_fd(int fd)
  */
 int rt_arm_pause_mine(int pause)
 {
-	uint32_t tid = rt_gettid();
-	struct arm *a = NULL;
-	if (my_arm > 0)
-		a = &arms[my_arm - 1];
-	for (int i = 0, end = atomic_load(&arms_end); a == NULL && i < end; i++)
-		if (atomic_load(&arms[i].used) == 2 && arms[i].tid == tid)
-			a = &arms[i];
-	if (a == NULL || atomic_load(&a->used) != 2 || a->tid != tid)
+	struct arm *a = arm_mine(0);
+	if (a == NULL)
 		return -1;
 	if (!pause && !atomic_load_explicit(&rt_g.sampling, memory_order_acquire))
 		return 0;
-	int was = pause;
-	if (!atomic_compare_exchange_strong(&a->paused, &was, !pause) && was == pause)
-		return 0;
+	int was = !pause;
+	if (!atomic_compare_exchange_strong(&a->paused, &was, pause))
+		return 0;  /* already so */
 	uint64_t period = a->ring ? 1000000000u / RT_DEFAULT_HZ : rt_g.method.period;
 	struct itimerspec ts, was_ts;
 	memset(&ts, 0, sizeof ts);
@@ -528,12 +694,13 @@ int rt_arm_pause_mine(int pause)
 		ts.it_interval.tv_nsec = (long)(period % 1000000000u);
 		ts.it_value = a->left.tv_sec || a->left.tv_nsec ? a->left : ts.it_interval;
 	}
-	if (a->fd >= 0) {
-		uint64_t id = 0;
-		if (ioctl(a->fd, PERF_EVENT_IOC_ID, &id) == 0 && id == a->perf_id)
-			ioctl(a->fd, pause ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0);
-	}
-	if (a->have_timer && timer_settime(a->timer, 0, &ts, &was_ts) == 0 && pause)
+	/* an event or sampling timer that waits for its one-shot event
+	 * stays stopped, and the one-shot event runs on: it fires once at
+	 * most, and its signal waits while the thread blocks it */
+	int waiting = a->phase_fd >= 0 && !atomic_load(&a->phase_spent);
+	if (!waiting && perf_is(a->fd, a->perf_id))
+		ioctl(a->fd, pause ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0);
+	if (a->have_timer && !(waiting && a->fd < 0) && timer_settime(a->timer, 0, &ts, &was_ts) == 0 && pause)
 		a->left = was_ts.it_value;
 	return 1;
 }
@@ -550,8 +717,8 @@ void rt_arms_forget_after_fork(void)
 			atomic_store(&timers_held, 0);
 			atomic_store(&sigq_others, -1);
 			arms[i].ring = NULL;
-			if (arms[i].fd >= 0)
-				arm_release(i, 1);
+			if (arms[i].fd >= 0 || arms[i].phase_fd >= 0)
+				arm_release(i, 2);
 			atomic_store(&arms[i].used, 0);
 		}
 	my_arm = 0;

@@ -1,24 +1,26 @@
 # Where the kernel refuses perf_event_open (perf_event_paranoid 3, or a
 # container's seccomp profile), simulated without touching the host by
 # tests/progs/noperf (a seccomp filter: EACCES for perf_event_open only):
-#   - -F above the tick falls back to CPU-time timers with one message,
-#     and the profile is still right: the rate is what was asked (each
-#     timer signal counts 1 + its overruns) and the shares match the truth;
+#   - -F above the tick falls back to CPU-time timers at the tick's rate
+#     (250 Hz) with one message that says so, and the profile is right:
+#     one period per sample, so the error bars are Poisson and the shares
+#     match the truth (before, each signal counted 1 + its overruns, the
+#     error bars were too narrow by sqrt(4), and this test failed on a
+#     loaded machine: work_b 47.0% +- 1.5 against a true 39.8%);
 #   - -e user, which needs perf, is refused up front by pct record, and in
 #     a preloaded program costs one warning while the program runs on;
 #   - -e wall falls back to timers at 100 Hz.
 . "$(dirname "$0")/lib.sh"
 NOPERF=$PROGS/noperf
-"$NOPERF" "$PCTBIN" record -F 1000 -o hf.pct "$PROGS/selftime" 1 >truth.tsv 2>err || fail "record -F 1000: $(cat err)"
+"$NOPERF" "$PCTBIN" record -F 1000 -o hf.pct "$PROGS/selftime" 2 >truth.tsv 2>err || fail "record -F 1000: $(cat err)"
 [ "$(grep -c 'perf_event_open was refused.*Permission denied; sampling falls back to CPU-time timers' err)" = 1 ] ||
 	fail "-F 1000: expected one fallback message: $(cat err)"
 rate=$("$PCTBIN" report hf.pct | sed -n 's/.*effective rate \([0-9.]*\) Hz.*/\1/p')
 echo "-F 1000 without perf: $rate samples per CPU second"
-awk -v r="$rate" 'BEGIN { exit !(r >= 900 && r <= 1100) }' || fail "-F 1000 without perf gave $rate Hz"
+awk -v r="$rate" 'BEGIN { exit !(r >= 200 && r <= 260) }' || fail "-F 1000 without perf gave $rate Hz"
+grep -q 'CPU-time timers at 250 Hz' err || fail "the fallback message does not give the rate: $(cat err)"
 "$PCTBIN" report --format=tsv hf.pct >report.tsv
-# the timers fire at most once per 4 ms tick (250 Hz), each expiry
-# counting 1 + overruns: about 1000 / 250 = 4 samples per observation
-check_truth truth.tsv report.tsv "$(period_of hf.pct)" function 4 || fail "shares without perf disagree with the truth"
+check_truth truth.tsv report.tsv "$(period_of hf.pct)" || fail "shares without perf disagree with the truth"
 # -e user
 "$NOPERF" "$PCTBIN" record -e user -o u.pct "$PROGS/selftime" 0.2 >/dev/null 2>err && fail "record -e user ran without perf"
 grep -q "refuses perf_event_open for 'user'" err || fail "record -e user: unclear error: $(cat err)"
@@ -31,4 +33,4 @@ PCT=$SCRATCH/p.pct PCT_EVENT=user LD_PRELOAD=$LIBPCT "$NOPERF" "$PROGS/selftime"
 "$NOPERF" "$PCTBIN" record -e wall -o w.pct "$PROGS/selftime" 0.3 >/dev/null 2>err || fail "record -e wall: $(cat err)"
 wrate=$("$PCTBIN" report w.pct | sed -n 's/.*effective rate \([0-9.]*\) Hz.*/\1/p')
 awk -v r="$wrate" 'BEGIN { exit !(r >= 90 && r <= 110) }' || fail "-e wall without perf gave $wrate Hz"
-pass "without perf: -F 1000 at $rate Hz with right shares, -e user refused clearly, -e wall at $wrate Hz"
+pass "without perf: -F 1000 at $rate Hz (the tick) with right shares, -e user refused clearly, -e wall at $wrate Hz"

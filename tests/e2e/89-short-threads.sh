@@ -1,0 +1,20 @@
+# Threads shorter than one period are sampled in proportion to their CPU
+# time: each thread's first period is a uniformly random phase, ended by
+# a one-shot perf task-clock event where perf_event_open is allowed (a
+# POSIX CPU timer is checked only at the scheduler tick, so it would miss
+# a thread shorter than a tick).  2000 threads of 0.5 ms each do half the
+# work; before, their function got 0 samples and main's about 80%.
+. "$(dirname "$0")/lib.sh"
+for hz in 250 1000; do
+	"$PCTBIN" record -F $hz -o st$hz.pct "$PROGS/shortthreads" 2000 0.5 >truth$hz.tsv 2>err || fail "record -F $hz: $(cat err)"
+	grep -q "perf_event_open was refused" err && skip "perf_event_open refused here: $(cat err)"
+	"$PCTBIN" report --format=tsv st$hz.pct >report$hz.tsv || fail "report -F $hz"
+	echo "-F $hz:"
+	# timers: the measured period (CPU time / samples); perf: the exact
+	# one, since it samples user time only and the truth counts the
+	# kernel's work for the thread too
+	period=$(period_of st$hz.pct)
+	[ $hz = 1000 ] && period=0.001
+	check_truth truth$hz.tsv report$hz.tsv "$period" || fail "-F $hz: short threads' share disagrees with their CPU time"
+done
+pass "2000 threads of 0.5 ms sampled in proportion to their CPU time at 250 Hz (timers) and 1 kHz (perf)"
