@@ -31,7 +31,7 @@ int main(int argc, char **argv)
 open("long.cc", "w").write("\n".join(src) + "\n")
 PY
 g++ -O2 -g -fomit-frame-pointer -o long long.cc || fail "g++"
-"$PCTBIN" record -g -o l.pct ./long 100000000 2>err || fail "record -g: $(cat err)"
+"$PCTBIN" record -g -o l.pct ./long 200000000 2>err || fail "record -g: $(cat err)"
 "$PCTBIN" report --format=tsv l.pct >r.tsv 2>err || fail "report: $(cat err)"
 
 # the four functions by their whole names, from the report
