@@ -2,7 +2,7 @@
 # how many samples' stacks were not unwound to their root, and its share:
 # report with totals, --callers/--callees, flame (heading and standard
 # error) and the folded export (standard error).  A program whose .eh_frame
-# is zeroed after recording loses its callers; a profile whose header names
+# is damaged after recording (one FDE, then all) loses its callers; a profile whose header names
 # a stack_machine pct does not know cannot be unwound at all.  The count is
 # the samples whose folded stack does not start at _start (one thread).
 . "$(dirname "$0")/lib.sh"
@@ -51,13 +51,23 @@ intact_main=$MAIN
 check machine machine.pct
 [ "$N" = "$OF" ] || fail "an unknown stack_machine: $N of $OF stacks not unwound, want all"
 
-# zero .eh_frame in the recorded copy: the build-id still matches
+# damage the recorded copy (its build-id still matches): first inner's FDE
+# only, its initial location moved away, as the issue's run had it (main's
+# total fell, and nothing said so); then all of .eh_frame
 eh=$(readelf -SW cc | awk '{ sub(/^ *\[ *[0-9]+\] */, "") } $1 == ".eh_frame" { print $4, $5 }')
 [ -n "$eh" ] || fail "no .eh_frame in cc"
+inner=$(nm cc | awk '$3 == "inner" { print $1 }')
+fde=$(readelf --debug-dump=frames cc 2>/dev/null | awk -v pc="pc=$inner.." '$4 == "FDE" && index($6, pc) == 1 { print $1 }')
+[ -n "$inner" ] && [ -n "$fde" ] || fail "no FDE of inner ($inner) in cc: $(readelf --debug-dump=frames cc | grep FDE)"
 set -- $eh
-dd if=/dev/zero of=cc bs=1 seek=$((0x$1)) count=$((0x$2)) conv=notrunc 2>/dev/null || fail "dd"
-check damaged cc.pct
+printf '\xff\xff\xff\x7f' | dd of=cc bs=1 seek=$((0x$1 + 0x$fde + 8)) conv=notrunc 2>/dev/null || fail "dd"
+check "inner's FDE" cc.pct
 echo "main's total: intact $intact_main, damaged $MAIN"
+[ "$N" -gt 0 ] && [ "$N" -lt "$OF" ] || fail "inner's FDE damaged: $N of $OF stacks not unwound"
+[ $((MAIN + N)) = "$OF" ] || fail "main's total $MAIN and $N stacks not unwound do not make the $OF with stacks"
+dd if=/dev/zero of=cc bs=1 seek=$((0x$1)) count=$((0x$2)) conv=notrunc 2>/dev/null || fail "dd"
+check ".eh_frame zeroed" cc.pct
+echo "main's total: intact $intact_main, damaged ${MAIN:-0}"
 [ "$N" -ge $((OF * 9 / 10)) ] || fail "damaged .eh_frame: only $N of $OF stacks not unwound"
 [ "${MAIN:-0}" -lt "$intact_main" ] || fail "main's total did not fall ($intact_main, then $MAIN): the damage did nothing"
 pass "stacks not unwound to their root are counted in every -g output (intact, unknown machine, damaged .eh_frame)"
