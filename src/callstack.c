@@ -10,6 +10,7 @@
  * fresh thread state from set_initial_registers.
  */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <elfutils/libdwfl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 
 #include "callstack.h"
 #include "debuginfo.h"
+#include "escape.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -27,6 +29,7 @@ struct unwinder {
 	const struct profile_stack *cur;
 	uint64_t pcs[CALLSTACK_MAX_FRAMES];
 	size_t n;
+	int ended;                     /* a frame returned to address 0 */
 };
 
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_arg)
@@ -84,8 +87,12 @@ static int frame_cb(Dwfl_Frame *frame, void *arg)
 	struct unwinder *u = arg;
 	Dwarf_Addr pc;
 	bool activation;
-	if (!dwfl_frame_pc(frame, &pc, &activation) || pc == 0)
+	if (!dwfl_frame_pc(frame, &pc, &activation))
 		return DWARF_CB_ABORT;
+	if (pc == 0) {
+		u->ended = 1;
+		return DWARF_CB_ABORT;
+	}
 	u->pcs[u->n++] = activation ? pc : pc - 1;
 	return u->n < CALLSTACK_MAX_FRAMES ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
@@ -95,6 +102,9 @@ static int frame_cb(Dwfl_Frame *frame, void *arg)
 static Dwfl *unwinder_dwfl(struct unwinder *u, const struct pset *s, size_t prof)
 {
 	const struct profile *p = &s->profiles[prof];
+	/* the registers' layout (pct_format.h) is known for these only */
+	if (p->hdr.stack_machine != EM_X86_64 && p->hdr.stack_machine != EM_AARCH64)
+		return NULL;
 	Dwfl *dwfl = dwfl_begin(&debuginfo_callbacks);
 	size_t reported = 0;
 	if (dwfl == NULL)
@@ -108,7 +118,8 @@ static Dwfl *unwinder_dwfl(struct unwinder *u, const struct pset *s, size_t prof
 		const struct pset_module *gm = &s->mods[g];
 		struct symtab *st = symtab_get(gm->path, gm->build_id, gm->build_id_len);
 		uint64_t link;
-		if (*symtab_why(st) || symtab_addr(st, m->file_offset, &link) != 0)
+		if (*symtab_why(st) || symtab_addr(st, m->file_offset, &link) != 0 ||
+		    symtab_machine(st) != (int)p->hdr.stack_machine)
 			continue;
 		char *why = NULL;
 		int fd = symtab_open_file(m->path, &why);
@@ -176,15 +187,18 @@ uint64_t callstack_each(const struct pset *s, void (*fn)(const struct cs_stack *
 		Dwfl *dwfl = p->hdr.stack_regs >= 2 ? unwinder_dwfl(u, s, prof) : NULL;
 		for (size_t i = 0; i < p->nstacks; i++) {
 			const struct profile_stack *rec = &p->stacks[i];
+			int rc = -1;
 			u->cur = rec;
 			u->n = 0;
+			u->ended = 0;
 			if (dwfl)
-				dwfl_getthread_frames(dwfl, 1, frame_cb, u);
+				rc = dwfl_getthread_frames(dwfl, 1, frame_cb, u);
+			int rooted = u->n > 0 && (rc == 0 || u->ended);
 			if (u->n == 0 && p->hdr.stack_regs >= 2)  /* at least the sampled PC */
 				u->pcs[u->n++] = rec->regs[p->hdr.stack_regs - 1];
 			for (size_t k = 0; k < u->n; k++)
 				locate(s, prof, u->pcs[k], &frames[k]);
-			struct cs_stack st = { prof, rec, frames, u->n };
+			struct cs_stack st = { prof, rec, frames, u->n, rooted };
 			total += rec->weight;
 			fn(&st, arg);
 		}
@@ -195,122 +209,190 @@ uint64_t callstack_each(const struct pset *s, void (*fn)(const struct cs_stack *
 	return total;
 }
 
-const char *callstack_frame_name(const struct pset *s, const struct cs_frame *f, char *buf, size_t len)
+/* The function of a frame in g, added on first sight. */
+static uint32_t graph_func(const struct pset *s, struct cs_graph *g, const struct cs_frame *f)
 {
 	struct symbol sym;
-	if (f->module == PSET_NO_MODULE) {
-		snprintf(buf, len, "[unknown]");
-		return buf;
+	const char *name = "[unknown]";
+	uint64_t start = 0;
+	int named = 0;
+	if (f->module != PSET_NO_MODULE) {
+		const struct pset_module *gm = &s->mods[f->module];
+		named = symtab_function_at(symtab_get(gm->path, gm->build_id, gm->build_id_len), f->addr, &sym) == 0;
+		name = named ? sym.name : name;
+		start = named ? sym.start : f->addr;
 	}
-	const struct pset_module *gm = &s->mods[f->module];
-	if (symtab_function_at(symtab_get(gm->path, gm->build_id, gm->build_id_len), f->addr, &sym) == 0)
-		snprintf(buf, len, "%s", sym.name);
-	else
-		snprintf(buf, len, "%s+0x%llx", gm->display, (unsigned long long)f->addr);
-	for (char *c = buf; *c; c++)
-		if (*c == ';' || *c == '\t' || *c == '\n')
-			*c = ':';
-	return buf;
+	char *id = xasprintf("%u %llx", f->module, (unsigned long long)start);
+	long r = agg_find(&g->ids, &id);
+	if (r < 0) {
+		if (f->module != PSET_NO_MODULE && !named) {
+			grow(&g->owned, &g->capowned, g->nowned + 1, sizeof *g->owned);
+			name = g->owned[g->nowned++] = xasprintf("%s+0x%llx", s->mods[f->module].display,
+								 (unsigned long long)start);
+		}
+		agg_add(&g->ids, &id, 0);
+		r = (long)g->ids.nrows - 1;
+		char *gkey[2] = { f->module == PSET_NO_MODULE ? "[unknown]" : s->mods[f->module].path, (char *)name };
+		long gr = agg_find(&g->groups, gkey);
+		if (gr < 0) {
+			agg_add(&g->groups, gkey, 0);
+			gr = (long)g->groups.nrows - 1;
+		}
+		grow(&g->funcs, &g->capfuncs, g->nfuncs + 1, sizeof *g->funcs);
+		g->funcs[g->nfuncs++] = (struct cs_func){ f->module, start, name, (size_t)gr };
+		g->ngroups = g->groups.nrows;
+	}
+	free(id);
+	return (uint32_t)r;
 }
 
-struct fold {
+struct graph_build {
 	const struct pset *s;
-	struct agg *out;
-	char *line;
+	struct cs_graph *g;
+	uint32_t funcs[CALLSTACK_MAX_FRAMES];
+	char *key;
 	size_t cap;
 };
 
-static void fold_one(const struct cs_stack *st, void *arg)
+static void graph_one(const struct cs_stack *st, void *arg)
 {
-	struct fold *f = arg;
+	struct graph_build *b = arg;
+	struct cs_graph *g = b->g;
 	size_t len = 0;
-	char name[1024];
-	for (size_t k = st->nframes; k-- > 0;) {
-		const char *n = callstack_frame_name(f->s, &st->frames[k], name, sizeof name);
-		size_t nl = strlen(n);
-		grow(&f->line, &f->cap, len + nl + 2, 1);
-		if (len)
-			f->line[len++] = ';';
-		memcpy(f->line + len, n, nl);
-		len += nl;
-	}
-	grow(&f->line, &f->cap, len + 1, 1);
-	f->line[len] = '\0';
-	char *key[1] = { f->line };
-	agg_add(f->out, key, st->rec->weight);
-}
-
-uint64_t callstack_fold(const struct pset *s, struct agg *out)
-{
-	struct fold f = { s, out, NULL, 0 };
-	out->nkeys = 1;
-	uint64_t total = callstack_each(s, fold_one, &f);
-	free(f.line);
-	agg_sort(out);
-	return total;
-}
-
-/* Split a folded stack (a copy) into its frames, root first. */
-static size_t split_frames(char *line, char **frames, size_t max)
-{
-	size_t n = 0;
-	char *save = NULL;
-	for (char *t = strtok_r(line, ";", &save); t && n < max; t = strtok_r(NULL, ";", &save))
-		frames[n++] = t;
-	return n;
-}
-
-struct totals {
-	const struct pset *s;
-	struct agg *out;
-	char (*names)[512];
-};
-
-static void total_one(const struct cs_stack *st, void *arg)
-{
-	struct totals *t = arg;
 	for (size_t k = 0; k < st->nframes; k++) {
-		callstack_frame_name(t->s, &st->frames[k], t->names[k], sizeof t->names[k]);
-		int seen = 0;  /* recursion: count a function once per stack */
-		for (size_t j = 0; j < k && !seen; j++)
-			seen = st->frames[j].module == st->frames[k].module && strcmp(t->names[j], t->names[k]) == 0;
-		if (seen)
-			continue;
-		char *key[2] = { st->frames[k].module == PSET_NO_MODULE ? "[unknown]" : t->s->mods[st->frames[k].module].path,
-				 t->names[k] };
-		agg_add(t->out, key, st->rec->weight);
+		uint32_t f = graph_func(b->s, g, &st->frames[st->nframes - 1 - k]);
+		b->funcs[k] = f;
+		grow(&b->key, &b->cap, len + 12, 1);
+		len += (size_t)sprintf(b->key + len, "%s%u", k ? "," : "", f);
 	}
+	grow(&b->key, &b->cap, len + 1, 1);
+	b->key[len] = '\0';
+	long r = agg_find(&g->stacks, &b->key);
+	if (r < 0) {
+		agg_add(&g->stacks, &b->key, 0);
+		r = (long)g->stacks.nrows - 1;
+		grow(&g->paths, &g->cappaths, g->npaths + 1, sizeof *g->paths);
+		uint32_t *copy = xmalloc((st->nframes ? st->nframes : 1) * sizeof *copy);
+		memcpy(copy, b->funcs, st->nframes * sizeof *copy);
+		g->paths[g->npaths++] = (struct cs_path){ copy, st->nframes, 0 };
+	}
+	g->paths[r].samples += st->rec->weight;
+	g->samples += st->rec->weight;
+	if (!st->rooted)
+		g->unrooted += st->rec->weight;
 }
 
-uint64_t callstack_totals(const struct pset *s, struct agg *out)
+uint64_t callstack_graph(const struct pset *s, struct cs_graph *g)
 {
-	struct totals t = { s, out, xmalloc(CALLSTACK_MAX_FRAMES * sizeof *t.names) };
-	out->nkeys = 2;
-	uint64_t total = callstack_each(s, total_one, &t);
-	free(t.names);
-	agg_sort(out);
-	return total;
+	memset(g, 0, sizeof *g);
+	g->ids.nkeys = 1;
+	g->stacks.nkeys = 1;
+	g->groups.nkeys = 2;
+	struct graph_build b = { .s = s, .g = g };
+	callstack_each(s, graph_one, &b);
+	free(b.key);
+	return g->samples;
 }
 
-uint64_t callstack_neighbours(const struct agg *folded, const char *fn, int callees, struct agg *out)
+void callstack_graph_free(struct cs_graph *g)
 {
-	char *frames[CALLSTACK_MAX_FRAMES];
-	uint64_t total = 0;
+	for (size_t i = 0; i < g->npaths; i++)
+		free(g->paths[i].funcs);
+	free(g->paths);
+	free(g->funcs);
+	for (size_t i = 0; i < g->nowned; i++)
+		free(g->owned[i]);
+	free(g->owned);
+	agg_free(&g->ids);
+	agg_free(&g->stacks);
+	agg_free(&g->groups);
+	memset(g, 0, sizeof *g);
+}
+
+void callstack_print_unrooted(const struct cs_graph *g, const char *prefix, FILE *out)
+{
+	fprintf(out, "%s%llu of %llu samples with stacks (%.2f%%) were not unwound to their root "
+		     "(see pct-report(1)): their callers are missing from totals and call graphs\n",
+		prefix, (unsigned long long)g->unrooted, (unsigned long long)g->samples,
+		g->samples ? 100.0 * (double)g->unrooted / (double)g->samples : 0.0);
+}
+
+void callstack_fold(const struct cs_graph *g, struct agg *out)
+{
+	char *line = NULL;
+	size_t cap = 0;
 	out->nkeys = 1;
-	for (size_t i = 0; i < folded->nrows; i++) {
-		char *line = xstrdup(folded->rows[i].key[0]);
-		size_t n = split_frames(line, frames, CALLSTACK_MAX_FRAMES);
-		for (size_t k = 0; k < n; k++) {
-			if (strcmp(frames[k], fn) != 0)
+	for (size_t i = 0; i < g->npaths; i++) {
+		const struct cs_path *p = &g->paths[i];
+		size_t len = 0;
+		for (size_t k = 0; k < p->n; k++) {
+			const char *n = g->funcs[p->funcs[k]].name;
+			grow(&line, &cap, len + 4 * strlen(n) + 2, 1);
+			if (k)
+				line[len++] = ';';
+			for (; *n; n++)
+				if (*n == ';') {
+					memcpy(line + len, "\\x3b", 4);
+					len += 4;
+				} else {
+					line[len++] = *n;
+				}
+		}
+		grow(&line, &cap, len + 1, 1);
+		line[len] = '\0';
+		agg_add(out, &line, p->samples);
+	}
+	free(line);
+	agg_sort(out);
+}
+
+void callstack_totals(const struct cs_graph *g, struct agg *out)
+{
+	uint64_t *sum = xcalloc(g->ngroups ? g->ngroups : 1, sizeof *sum);
+	size_t *seen = xcalloc(g->ngroups ? g->ngroups : 1, sizeof *seen);  /* path index + 1 */
+	out->nkeys = 2;
+	for (size_t i = 0; i < g->npaths; i++)
+		for (size_t k = 0; k < g->paths[i].n; k++) {
+			size_t grp = g->funcs[g->paths[i].funcs[k]].group;
+			if (seen[grp] == i + 1)  /* recursion: count a function once per stack */
 				continue;
-			char *self = "[self]", *root = "[root]";
-			char **who = callees ? (k + 1 < n ? &frames[k + 1] : &self) : (k > 0 ? &frames[k - 1] : &root);
-			agg_add(out, who, folded->rows[i].samples);
-			total += folded->rows[i].samples;
+			seen[grp] = i + 1;
+			sum[grp] += g->paths[i].samples;
+		}
+	/* keyed as the pipeline's TSV writes module and function (put_tsv_field),
+	 * for the flat report's rows to find their totals */
+	for (size_t grp = 0; grp < g->ngroups; grp++) {
+		char *key[2] = { esc_dup(g->groups.rows[grp].key[0]), esc_dup(g->groups.rows[grp].key[1]) };
+		agg_add(out, key, sum[grp]);
+		free(key[0]);
+		free(key[1]);
+	}
+	free(sum);
+	free(seen);
+	agg_sort(out);
+}
+
+uint64_t callstack_neighbours(const struct cs_graph *g, const char *fn, int callees, struct agg *out)
+{
+	uint64_t total = 0;
+	char *self = "[self]", *root = "[root]";
+	unsigned char *is_fn = xcalloc(g->nfuncs ? g->nfuncs : 1, 1);
+	for (size_t f = 0; f < g->nfuncs; f++)
+		is_fn[f] = strcmp(g->funcs[f].name, fn) == 0;
+	out->nkeys = 1;
+	for (size_t i = 0; i < g->npaths; i++) {
+		const struct cs_path *p = &g->paths[i];
+		for (size_t k = 0; k < p->n; k++) {
+			if (!is_fn[p->funcs[k]])
+				continue;
+			char *who = callees ? (k + 1 < p->n ? (char *)g->funcs[p->funcs[k + 1]].name : self)
+					    : (k > 0 ? (char *)g->funcs[p->funcs[k - 1]].name : root);
+			agg_add(out, &who, p->samples);
+			total += p->samples;
 			break;
 		}
-		free(line);
 	}
+	free(is_fn);
 	agg_sort(out);
 	return total;
 }

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "aggregate.h"
 #include "pset.h"
@@ -35,6 +36,7 @@ struct cs_stack {
 	const struct profile_stack *rec;
 	const struct cs_frame *frames;
 	size_t nframes;
+	int rooted;                    /* 1: unwound to its root (see callstack_each) */
 };
 
 /* Does any profile of the set have stack records? */
@@ -43,31 +45,85 @@ int callstack_present(const struct pset *s);
 /*
  * Unwind every stack record of the set and call fn for each (the frames
  * are valid during the call).  Returns the samples the records stand for.
+ *
+ * A stack is unwound to its root (rooted 1) when libdwfl's
+ * dwfl_getthread_frames ends without an error: the CFI of the last frame
+ * marks its return address undefined (the outermost frame: _start, the
+ * thread start in clone/clone3 say so), or a frame returns to address 0.
+ * It is not (rooted 0) when the unwinding stopped on an error: no CFI for
+ * a PC or damaged CFI, a read outside the copied stack, CALLSTACK_MAX_FRAMES
+ * frames, registers of a machine (the header's stack_machine) that is not
+ * the modules' or that pct does not know, no module to unwind with.  Such
+ * a stack holds the frames found before the stop, at least the sampled PC.
  */
 uint64_t callstack_each(const struct pset *s, void (*fn)(const struct cs_stack *st, void *arg), void *arg);
 
-/* The name a frame has in folded stacks and call graphs: its function,
- * else "MODULE+0xADDR", else "[unknown]"; ';' in a name becomes ':'.
- * Valid until symtab_free_all(). */
-const char *callstack_frame_name(const struct pset *s, const struct cs_frame *f, char *buf, size_t len);
+/* A function of the stacks, identified by what names it: its module and
+ * the link-time start of its symbol. */
+struct cs_func {
+	uint32_t module;               /* a module of the set, or PSET_NO_MODULE */
+	uint64_t start;                /* the symbol's start; without a symbol, the frame's address */
+	const char *name;              /* its function, else "MODULE+0xADDR", else "[unknown]";
+					  never cut (valid until callstack_graph_free and
+					  symtab_free_all) */
+	size_t group;                  /* functions of one module with one name share it: the
+					  rows of a flat report, keyed by (module, function) */
+};
+
+/* A distinct call stack: functions root first, and its samples. */
+struct cs_path {
+	uint32_t *funcs;
+	size_t n;
+	uint64_t samples;
+};
+
+/* The set's stacks with frames resolved to functions. */
+struct cs_graph {
+	struct cs_func *funcs;
+	size_t nfuncs, capfuncs;
+	struct cs_path *paths;
+	size_t npaths, cappaths;
+	size_t ngroups;
+	uint64_t samples;              /* samples of all stacks */
+	uint64_t unrooted;             /* samples whose stack was not unwound to its root */
+	struct agg ids, stacks, groups; /* internal: (module, start), path and group keys */
+	char **owned;                  /* internal: names made here */
+	size_t nowned, capowned;
+};
+
+/* Unwind the set's stacks (callstack_each) into g (free it with
+ * callstack_graph_free).  Returns the samples. */
+uint64_t callstack_graph(const struct pset *s, struct cs_graph *g);
+void callstack_graph_free(struct cs_graph *g);
 
 /*
- * Fold the set's stacks into a one-key agg: key "root;...;leaf" (function
- * names, callstack_frame_name), value the samples.  Returns the samples.
+ * Print the unwinding line of a -g report to out: "# N of M samples with
+ * stacks (P%) were not unwound to their root ...", prefix first (e.g.
+ * "report: " for standard error).
  */
-uint64_t callstack_fold(const struct pset *s, struct agg *out);
+void callstack_print_unrooted(const struct cs_graph *g, const char *prefix, FILE *out);
+
+/*
+ * Fold the graph's stacks into a one-key agg: key "root;...;leaf" (the
+ * functions' names, with each ';' in a name written "\x3b" as escape.h
+ * writes a byte, so that the separator stays one), value the samples.
+ * Stacks whose names agree fold into one line.
+ */
+void callstack_fold(const struct cs_graph *g, struct agg *out);
 
 /* For each function, the samples whose stack holds it at least once (its
- * total, or inclusive, time): a two-key agg by (module, function), with
- * the module path, as dump names it.  Returns the samples. */
-uint64_t callstack_totals(const struct pset *s, struct agg *out);
+ * total, or inclusive, time), counted per function and summed by group: a
+ * two-key agg by (module path, or "[unknown]"; name), both escaped as the
+ * pipeline's TSV writes them (put_tsv_field), as `pct sum` reads rows. */
+void callstack_totals(const struct cs_graph *g, struct agg *out);
 
 /*
- * The callers (callees 0) or callees (1) of function fn from folded
- * stacks: one row per neighbouring function with the samples of fn it
- * accounts for, taking fn's outermost frame in each stack; a callee row
- * "[self]" holds the samples where fn is the leaf.  Returns fn's total.
+ * The callers (callees 0) or callees (1) of the functions whose name is
+ * fn (exactly): one row per neighbouring function, by name, with the
+ * samples of fn it accounts for, taking fn's outermost frame in each
+ * stack; a callee row "[self]" holds the samples where fn is the leaf, a
+ * caller row "[root]" those where it is the root.  Returns fn's total.
  */
-uint64_t callstack_neighbours(const struct agg *folded, const char *fn, int callees, struct agg *out);
+uint64_t callstack_neighbours(const struct cs_graph *g, const char *fn, int callees, struct agg *out);
 
 #endif

@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "escape.h"
 #include "listing.h"
+#include "namematch.h"
 #include "pset.h"
 #include "source.h"
 #include "symtab.h"
@@ -28,8 +29,10 @@ static const char usage[] =
 	"\n"
 	"Print the annotated disassembly of the N hottest functions (default 3) of\n"
 	"the pct profiles FILE..., or of the function SYMBOL (its name, demangled\n"
-	"or not, or MODULE+0xSTART as reports print it), or of the address range\n"
-	"MODULE+0xSTART-0xEND.  Every instruction shows its samples and its share\n"
+	"or not, or MODULE+0xSTART as reports print it; else, among the functions\n"
+	"that hold samples, the name without its parameter list, a unique prefix\n"
+	"or a POSIX extended regex, several matches listed with exit 1), or of\n"
+	"the address range MODULE+0xSTART-0xEND.  Every instruction shows its samples and its share\n"
 	"of the function's samples; '=>' marks the hottest instruction, '*' any\n"
 	"other with 5% or more.  Source lines are interleaved where debug info\n"
 	"exists.  A sample's address is the instruction the timer interrupted,\n"
@@ -213,9 +216,29 @@ int cmd_annotate(int argc, char **argv)
 		return status;
 	if (l.target) {
 		struct target t;
-		if (find_target(&l.set, l.target, &t) != 0)
-			die("annotate: no function or range '%s' in the profiled modules", l.target);
-		annotate(&l.set, l.addrs, l.naddrs, l.total, &t);
+		if (find_target(&l.set, l.target, &t) == 0) {
+			annotate(&l.set, l.addrs, l.naddrs, l.total, &t);
+		} else {
+			/* the name as people type it, among the functions with samples */
+			size_t nt, nnames = 0;
+			struct target *hot = hot_functions(&l.set, l.addrs, l.naddrs, &nt);
+			const char **names = xmalloc((nt ? nt : 1) * sizeof *names);
+			for (size_t i = 0; i < nt; i++) {
+				size_t j = 0;
+				while (j < nnames && strcmp(names[j], hot[i].name) != 0)
+					j++;
+				if (j == nnames)
+					names[nnames++] = hot[i].name;
+			}
+			const char *name = name_match_one("annotate", l.target, names, nnames);
+			if (name == NULL)
+				die("annotate: no function or range '%s' in the profiled modules", l.target);
+			for (size_t i = 0; i < nt; i++)  /* that name in every module */
+				if (strcmp(hot[i].name, name) == 0)
+					annotate(&l.set, l.addrs, l.naddrs, l.total, &hot[i]);
+			free(names);
+			free(hot);
+		}
 	} else {
 		size_t nt;
 		struct target *t = hot_functions(&l.set, l.addrs, l.naddrs, &nt);

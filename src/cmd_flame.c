@@ -49,7 +49,8 @@ static const char usage[] =
 #define CHAR_W 7.0                     /* pixels per character of the 12px monospace label */
 
 struct node {
-	char *name;
+	const char *name;
+	uint32_t func;                 /* cs_graph function */
 	uint64_t samples;              /* total: samples through this frame */
 	size_t child, next;            /* first child, next sibling: index + 1, 0 for none */
 };
@@ -60,30 +61,29 @@ struct tree {
 	size_t depth;
 };
 
-static size_t child_named(struct tree *t, size_t parent, const char *name)
+/* The child of parent for function func of g, added on first sight:
+ * frames are told apart by their function, never by a (cut) name. */
+static size_t child_of(struct tree *t, size_t parent, const struct cs_graph *g, uint32_t func)
 {
 	for (size_t c = t->v[parent].child; c; c = t->v[c - 1].next)
-		if (strcmp(t->v[c - 1].name, name) == 0)
+		if (t->v[c - 1].func == func)
 			return c - 1;
 	grow(&t->v, &t->cap, t->n + 1, sizeof *t->v);
-	t->v[t->n] = (struct node){ xstrdup(name), 0, 0, t->v[parent].child };
+	t->v[t->n] = (struct node){ g->funcs[func].name, func, 0, 0, t->v[parent].child };
 	t->v[parent].child = t->n + 1;
 	return t->n++;
 }
 
-static void tree_add(struct tree *t, const char *folded, uint64_t samples)
+static void tree_add(struct tree *t, const struct cs_graph *g, const struct cs_path *p)
 {
-	char *line = xstrdup(folded), *save = NULL;
-	size_t at = 0, depth = 0;
-	t->v[0].samples += samples;
-	for (char *f = strtok_r(line, ";", &save); f; f = strtok_r(NULL, ";", &save)) {
-		at = child_named(t, at, f);
-		t->v[at].samples += samples;
-		depth++;
+	size_t at = 0;
+	t->v[0].samples += p->samples;
+	for (size_t k = 0; k < p->n; k++) {
+		at = child_of(t, at, g, p->funcs[k]);
+		t->v[at].samples += p->samples;
 	}
-	if (depth > t->depth)
-		t->depth = depth;
-	free(line);
+	if (p->n > t->depth)
+		t->depth = p->n;
 }
 
 /* flamegraph.pl's "hot" palette, hashed from the name so that a function
@@ -213,13 +213,13 @@ int cmd_flame(int argc, char **argv)
 	pset_load_or_die(&s, argv + optind, (size_t)(argc - optind));
 	if (!callstack_present(&s))
 		die("flame: %s has no call stacks (record with `pct record -g`)", argv[optind]);
-	struct agg folded = { 0 };
-	callstack_fold(&s, &folded);
+	struct cs_graph g;
+	callstack_graph(&s, &g);
 	struct tree t = { 0 };
 	grow(&t.v, &t.cap, 1, sizeof *t.v);
-	t.v[t.n++] = (struct node){ xstrdup("all"), 0, 0, 0 };
-	for (size_t i = 0; i < folded.nrows; i++)
-		tree_add(&t, folded.rows[i].key[0], folded.rows[i].samples);
+	t.v[t.n++] = (struct node){ "all", 0, 0, 0, 0 };
+	for (size_t i = 0; i < g.npaths; i++)
+		tree_add(&t, &g, &g.paths[i]);
 
 	struct outfile o = { .fp = stdout };
 	char err[512];
@@ -238,8 +238,10 @@ int cmd_flame(int argc, char **argv)
 	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fdf8ef\"/>\n");
 	fprintf(out, "<text x=\"%.0f\" y=\"24\" style=\"font-size: 16px\" text-anchor=\"middle\">", (double)width / 2);
 	esc_xml(title ? title : s.nprofiles == 1 ? s.profiles[0].cmdline : "pct flame graph", 200, out);
-	fprintf(out, "</text>\n<text x=\"%d\" y=\"%d\">%llu samples with stacks; width: share of samples; "
-		     "click to zoom</text>\n", PAD, TOP - 4, (unsigned long long)t.v[0].samples);
+	fprintf(out, "</text>\n<text x=\"%d\" y=\"%d\">%llu samples with stacks, %llu (%.2f%%) not unwound to "
+		     "their root; width: share of samples; click to zoom</text>\n", PAD, TOP - 4,
+		(unsigned long long)t.v[0].samples, (unsigned long long)g.unrooted,
+		g.samples ? 100.0 * (double)g.unrooted / (double)g.samples : 0.0);
 	draw(&d, 0, 0, 0);
 	fputs(script, out);
 	fputs("</svg>\n", out);
@@ -247,10 +249,10 @@ int cmd_flame(int argc, char **argv)
 		die("flame: %s", err);
 	else if (!outname)
 		finish_stdout();
-	for (size_t i = 0; i < t.n; i++)
-		free(t.v[i].name);
+	if (g.unrooted)
+		callstack_print_unrooted(&g, "pct: flame: ", stderr);
 	free(t.v);
-	agg_free(&folded);
+	callstack_graph_free(&g);
 	pset_free(&s);
 	symtab_free_all();
 	return 0;

@@ -28,6 +28,7 @@
 #include "callstack.h"
 #include "commands.h"
 #include "escape.h"
+#include "namematch.h"
 #include "stages.h"
 #include "symtab.h"
 #include "util.h"
@@ -57,10 +58,15 @@ static const char usage[] =
 	"  --callers=FUNC  with -g stacks: who calls FUNC, and how much of FUNC's\n"
 	"                  total each caller accounts for\n"
 	"  --callees=FUNC  with -g stacks: what FUNC calls, and FUNC's self time\n"
+	"                  FUNC: the exact name, else the name without its\n"
+	"                  parameter list, else a unique prefix, else a POSIX\n"
+	"                  extended regex; several matches are listed (exit 1)\n"
 	"  -h, --help      show this help\n"
 	"\n"
 	"With -g stacks the function view adds total and total%: the samples whose\n"
-	"stack holds the function (self plus callees).\n"
+	"stack holds the function (self plus callees), and a line counts the\n"
+	"samples whose stack was not unwound to its root (their callers are\n"
+	"missing; standard error with --format=tsv).\n"
 	"\n"
 	"See pct-report(1).\n";
 
@@ -155,18 +161,42 @@ static int take_graph_option(int *argc, char **argv, const char **fn)
 	return callees;
 }
 
-/* The call graph around fn: its callers or callees, as a sum of rows. */
-static void report_neighbours(char *const *files, size_t nfiles, const char *fn, int callees, struct sum_opts *o)
+/* The distinct names of the graph's functions, for name_match. */
+static const char **graph_names(const struct cs_graph *g, size_t *n)
+{
+	const char **names = xmalloc((g->ngroups ? g->ngroups : 1) * sizeof *names);
+	struct agg seen = { .nkeys = 1 };
+	*n = 0;
+	for (size_t f = 0; f < g->nfuncs; f++) {
+		char *name = (char *)g->funcs[f].name;
+		if (agg_find(&seen, &name) < 0) {
+			agg_add(&seen, &name, 0);
+			names[(*n)++] = name;
+		}
+	}
+	agg_free(&seen);
+	return names;
+}
+
+/* The call graph around the function the user names typed: its callers or
+ * callees, as a sum of rows. */
+static void report_neighbours(char *const *files, size_t nfiles, const char *typed, int callees, struct sum_opts *o)
 {
 	struct pset s;
 	pset_load_or_die(&s, files, nfiles);
 	if (!callstack_present(&s))
 		die("report: %s has no call stacks (record with `pct record -g`)", files[0]);
-	struct agg folded = { 0 }, rows = { 0 };
-	callstack_fold(&s, &folded);
-	uint64_t total = callstack_neighbours(&folded, fn, callees, &rows);
+	struct cs_graph g;
+	struct agg rows = { 0 };
+	callstack_graph(&s, &g);
+	size_t nnames;
+	const char **names = graph_names(&g, &nnames);
+	const char *fn = name_match_one("report", typed, names, nnames);
+	free(names);
+	uint64_t total = fn ? callstack_neighbours(&g, fn, callees, &rows) : 0;
 	if (total == 0)
-		die("report: no stack holds a function named '%s'", fn);
+		die("report: no stack holds a function named '%s' (exactly, without its parameters, "
+		    "by a prefix or a regular expression)", typed);
 	/* through sum, for the same columns and errors as every report */
 	char *buf = NULL;
 	size_t len = 0;
@@ -185,8 +215,7 @@ static void report_neighbours(char *const *files, size_t nfiles, const char *fn,
 		char *name = esc_dup(fn);
 		printf("# %s of %s: %llu samples hold %s in their stack (%.2f%% of %llu with stacks); "
 		       "percent is of those\n", callees ? "callees" : "callers", name, (unsigned long long)total, name,
-		       folded.total ? 100.0 * (double)total / (double)folded.total : 0.0,
-		       (unsigned long long)folded.total);
+		       g.samples ? 100.0 * (double)total / (double)g.samples : 0.0, (unsigned long long)g.samples);
 		free(name);
 	}
 	FILE *r = fmemopen(buf, len, "r");
@@ -195,8 +224,10 @@ static void report_neighbours(char *const *files, size_t nfiles, const char *fn,
 	stage_sum(r, "call graph", stdout, o);
 	fclose(r);
 	free(buf);
+	if (!o->tsv || g.unrooted)  /* TSV has no comment lines after its header */
+		callstack_print_unrooted(&g, o->tsv ? "pct: report: " : "# ", o->tsv ? stderr : stdout);
 	agg_free(&rows);
-	agg_free(&folded);
+	callstack_graph_free(&g);
 	pset_free(&s);
 }
 
@@ -224,8 +255,10 @@ int cmd_report(int argc, char **argv)
 	pset_load_or_die(&s, argv + first, (size_t)(argc - first));
 	/* -g: each function's total, for the function view's total columns */
 	struct agg totals = { 0 };
+	struct cs_graph g = { 0 };
 	if (strcmp(v->name, "function") == 0 && callstack_present(&s)) {
-		o.totals_of = callstack_totals(&s, &totals);
+		o.totals_of = callstack_graph(&s, &g);
+		callstack_totals(&g, &totals);
 		o.totals = &totals;
 	}
 	struct pipe_buf b[3];
@@ -234,6 +267,9 @@ int cmd_report(int argc, char **argv)
 	o.by = v->keys;
 	stage_sum(in, "pipeline", stdout, &o);
 	fclose(in);
+	if (o.totals && (!o.tsv || g.unrooted))
+		callstack_print_unrooted(&g, o.tsv ? "pct: report: " : "# ", o.tsv ? stderr : stdout);
+	callstack_graph_free(&g);
 	agg_free(&totals);
 	finish_stdout();
 	for (size_t i = 0; i < 3; i++)

@@ -1,7 +1,8 @@
 /*
  * export_folded.c - folded stacks: one line per distinct call stack,
  * "root;caller;...;leaf COUNT", the input of flamegraph.pl and one that
- * speedscope imports.  Names are escaped (escape.h).
+ * speedscope imports.  Names are escaped (escape.h), and a ';' in a name
+ * is written "\x3b", so that it never splits a frame.
  */
 #include <stdio.h>
 
@@ -16,11 +17,17 @@ int export_folded(const struct pset *s, FILE *out, char *err, size_t errlen)
 		return -1;
 	}
 	struct agg a = { 0 };
-	callstack_fold(s, &a);
+	struct cs_graph g;
+	callstack_graph(s, &g);
+	callstack_fold(&g, &a);
 	for (size_t i = 0; i < a.nrows; i++) {
 		esc_fputs(a.rows[i].key[0], out);
 		fprintf(out, " %llu\n", (unsigned long long)a.rows[i].samples);
 	}
+	/* the format has no comments: the unwinding line goes to stderr */
+	if (g.unrooted)
+		callstack_print_unrooted(&g, "pct: export: ", stderr);
 	agg_free(&a);
+	callstack_graph_free(&g);
 	return 0;
 }

@@ -153,14 +153,7 @@ int usage_exit(const char *usage, int help)
 
 void put_tsv_field(const char *s, FILE *out)
 {
-	for (;;) {
-		size_t n = strcspn(s, "\t\n");
-		esc_write(s, n, out);
-		if (s[n] == '\0')
-			break;
-		putc(' ', out);
-		s += n + 1;
-	}
+	esc_fputs(s, out);
 }
 
 const char *plus_minus(void)

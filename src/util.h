@@ -45,8 +45,9 @@ void finish_stdout(void);
  */
 int usage_exit(const char *usage, int help);
 
-/* Write s to out as one TSV field: tabs and newlines become spaces, and
- * other control bytes and invalid UTF-8 are escaped (escape.h). */
+/* Write s to out as one TSV field: escaped (escape.h), so a tab or a
+ * newline is written \x09 or \x0a, as every other control byte and invalid
+ * UTF-8; esc_undo() gives s back (a path read from TSV is opened so). */
 void put_tsv_field(const char *s, FILE *out);
 
 /* A macro's value as a string literal: STR(5) is "5". */

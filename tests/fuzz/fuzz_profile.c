@@ -69,9 +69,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* -g stacks: unwinding fuzzed registers and stack bytes */
 		if (callstack_present(&s)) {
 			struct agg folded = { 0 }, totals = { 0 }, callers = { 0 };
-			callstack_fold(&s, &folded);
-			callstack_totals(&s, &totals);
-			callstack_neighbours(&folded, "main", 0, &callers);
+			struct cs_graph g;
+			callstack_graph(&s, &g);
+			callstack_fold(&g, &folded);
+			callstack_totals(&g, &totals);
+			callstack_neighbours(&g, "main", 0, &callers);
+			callstack_print_unrooted(&g, "", sink);
+			callstack_graph_free(&g);
 			agg_free(&folded);
 			agg_free(&totals);
 			agg_free(&callers);
