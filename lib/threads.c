@@ -435,7 +435,7 @@ int rt_arm_thread(uint32_t tid, int own)
 			a->fd = fd;          /* owned before the one-shot event can fire */
 			phase_start(a, m, tid, phase);
 		}
-		if (bad || (a->phase_fd < 0 && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0)) {
+		if (bad || (a->phase_fd < 0 && !atomic_load(&a->phase_spent) && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0)) {
 			int err = errno;
 			if (a->ring)
 				munmap(a->ring, a->ring_size);
@@ -465,15 +465,9 @@ int rt_arm_thread(uint32_t tid, int own)
 		ts.it_interval.tv_nsec = (long)(period % 1000000000u);
 		ts.it_value = ts.it_interval;
 		if (!a->ring) {
-			/* the sampling timer's first expiry: the random phase,
-			 * or, where a one-shot event ends it, none yet */
+			/* the sampling timer's first expiry: the random phase */
 			ts.it_value.tv_sec = (time_t)(phase / 1000000000u);
 			ts.it_value.tv_nsec = (long)(phase % 1000000000u);
-			if (m->phase_perf) {
-				phase_start(a, m, tid, phase);
-				if (a->phase_fd >= 0)
-					ts.it_value.tv_sec = 0, ts.it_value.tv_nsec = 0;
-			}
 		}
 		const char *what = NULL;
 		uint64_t queued, quota;
@@ -497,7 +491,12 @@ int rt_arm_thread(uint32_t tid, int own)
 			atomic_fetch_sub(&timers_held, 1);
 		} else {
 			a->have_timer = 1;
-			if (timer_settime(a->timer, 0, &ts, NULL) != 0)
+			/* where a one-shot event ends the random first period, it
+			 * arms the timer (rt_arm_overflow_mine), perhaps before
+			 * phase_start returns */
+			if (!a->ring && m->phase_perf)
+				phase_start(a, m, tid, phase);
+			if (a->phase_fd < 0 && !atomic_load(&a->phase_spent) && timer_settime(a->timer, 0, &ts, NULL) != 0)
 				what = "cannot arm the CPU-time timer";
 		}
 		if (what) {
