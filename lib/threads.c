@@ -494,9 +494,11 @@ int rt_arm_thread(uint32_t tid, int own)
 			/* where a one-shot event ends the random first period, it
 			 * arms the timer (rt_arm_overflow_mine), perhaps before
 			 * phase_start returns */
-			if (!a->ring && m->phase_perf)
+			int by_phase = !a->ring && m->phase_perf;
+			if (by_phase)
 				phase_start(a, m, tid, phase);
-			if (a->phase_fd < 0 && !atomic_load(&a->phase_spent) && timer_settime(a->timer, 0, &ts, NULL) != 0)
+			if ((!by_phase || (a->phase_fd < 0 && !atomic_load(&a->phase_spent))) &&
+			    timer_settime(a->timer, 0, &ts, NULL) != 0)
 				what = "cannot arm the CPU-time timer";
 		}
 		if (what) {
