@@ -184,7 +184,7 @@ int cmd_diff(int argc, char **argv)
 			break;
 		case 'f':
 			if (strcmp(optarg, "text") != 0 && strcmp(optarg, "tsv") != 0)
-				die("diff: unknown --format '%s' (text or tsv)", optarg);
+				die_usage("diff: unknown --format '%s' (text or tsv)", optarg);
 			tsv = strcmp(optarg, "tsv") == 0;
 			break;
 		case 'N':
@@ -193,12 +193,12 @@ int cmd_diff(int argc, char **argv)
 		case 'a':
 			s.alpha = strtod(optarg, &end);
 			if (*end || !(s.alpha > 0 && s.alpha < 1))
-				die("diff: --alpha wants a level between 0 and 1, not '%s'", optarg);
+				die_usage("diff: --alpha wants a level between 0 and 1, not '%s'", optarg);
 			break;
 		case 'n':
 			limit = strtoul(optarg, &end, 10);
 			if (*end || optarg[0] == '-' || optarg[0] == '\0')
-				die("diff: -n wants a number of rows, not '%s'", optarg);
+				die_usage("diff: -n wants a number of rows, not '%s'", optarg);
 			break;
 		default:
 			return usage_exit(usage, c == 'h');
@@ -220,7 +220,7 @@ int cmd_diff(int argc, char **argv)
 		return usage_exit(usage, 0);
 	const struct view *v = view_find(by);
 	if (v == NULL)
-		die("diff: unknown --by '%s' (function, module, address, line or file)", by);
+		die_usage("diff: unknown --by '%s' (function, module, address, line or file)", by);
 
 	char *keystr = xstrdup(diff_keys(by)), *keys[16], *save = NULL;
 	size_t nkeys = 0;
