@@ -51,6 +51,14 @@ char *name_short(const char *name)
 	if (strpbrk(name, "(<{") == NULL)
 		return xstrdup(name);
 	size_t n = strlen(name), o = 0;
+	if (n > 4 && strcmp(name + n - 4, "@plt") == 0) {
+		/* a PLT stub (symtab.h): the function's short name, then @plt */
+		char *base = xasprintf("%.*s", (int)(n - 4), name), *b = name_short(base);
+		char *r = xasprintf("%s@plt", b);
+		free(base);
+		free(b);
+		return r;
+	}
 	char *out = xmalloc(n + 1);
 	int hidden = 0;                /* depth of < ( groups being dropped */
 	int braces = 0;                /* depth of { } (lambda, unnamed type) kept */

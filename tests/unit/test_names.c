@@ -67,6 +67,7 @@ int main(void)
 	CHECK(short_is("operator\"\"_km(unsigned long long)", "operator\"\"_km"));
 	CHECK(short_is("std::_Function_handler<void (), main::{lambda()#1}>::_M_invoke(std::_Any_data const&)",
 		       "std::_Function_handler::_M_invoke"));
+	CHECK(short_is("std::vector<int>::push_back(int const&)@plt", "std::vector::push_back@plt"));
 	/* lambdas and local entities */
 	CHECK(short_is("main::{lambda(int)#1}::operator()(int) const", "main::{lambda#1}::operator()"));
 	CHECK(short_is("work(int)::{lambda()#2}::operator()() const", "work::{lambda#2}::operator()"));
