@@ -173,6 +173,44 @@ int symtab_open_file(const char *path, char **why)
 	return fd;
 }
 
+/*
+ * What is wrong with the section headers of a module's file, or NULL if
+ * nothing is: symbols (.symtab, .dynsym), lines and .eh_frame are all
+ * found through them, so corrupt ones silently name nothing.  Malloc'd.
+ */
+static char *section_header_problem(Elf *elf)
+{
+	GElf_Ehdr eh;
+	size_t size = 0, n, strndx;
+	if (elf_rawfile(elf, &size) == NULL || gelf_getehdr(elf, &eh) == NULL)
+		return NULL;
+	if (eh.e_shoff == 0 && eh.e_shnum == 0)
+		return xasprintf("it has no section headers");
+	size_t entsize = eh.e_ident[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+	if (eh.e_shnum != 0 && eh.e_shentsize != entsize)
+		return xasprintf("e_shentsize is %u, not %zu", eh.e_shentsize, entsize);
+	if (elf_getshdrnum(elf, &n) != 0)
+		return xasprintf("the section header table: %s", elf_errmsg(-1));
+	if (eh.e_shoff > size || n > (size - eh.e_shoff) / entsize)
+		return xasprintf("the section header table (offset 0x%llx, %u entries) lies past the end of the "
+				 "file (%zu bytes)", (unsigned long long)eh.e_shoff, eh.e_shnum, size);
+	if (elf_getshdrstrndx(elf, &strndx) != 0 || (n && strndx >= n))
+		return xasprintf("the section name table index (e_shstrndx %u) is not a section", eh.e_shstrndx);
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) == NULL)
+			return xasprintf("section %zu: %s", elf_ndxscn(scn), elf_errmsg(-1));
+		if (sh.sh_type != SHT_NOBITS && sh.sh_type != SHT_NULL &&
+		    (sh.sh_offset > size || sh.sh_size > size - sh.sh_offset)) {
+			const char *name = elf_strptr(elf, strndx, sh.sh_name);
+			return xasprintf("section %zu (%s) at offset 0x%llx, 0x%llx bytes, lies past the end of the "
+					 "file (%zu bytes)", elf_ndxscn(scn), name ? name : "?",
+					 (unsigned long long)sh.sh_offset, (unsigned long long)sh.sh_size, size);
+		}
+	}
+	return NULL;
+}
+
 static void symtab_open(struct symtab *st)
 {
 	const char *path = st->path;
@@ -199,6 +237,12 @@ static void symtab_open(struct symtab *st)
 		return;
 	}
 	st->bias = bias;
+	char *bad = section_header_problem(st->elf);
+	if (bad) {
+		/* once per module: symtab_get opens each module once */
+		warnx_("'%s': corrupt section headers: %s; its functions and lines may be missing", path, bad);
+		free(bad);
+	}
 	const void *id;
 	ssize_t idlen = dwelf_elf_gnu_build_id(st->elf, &id);
 	if (st->build_id_len > 0 &&
