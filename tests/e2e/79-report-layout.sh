@@ -42,7 +42,7 @@ int main()
 	Less less;
 	for (int r = 0; r < 40; r++) {
 		sink = Work<std::map<std::string, std::vector<std::pair<int, int>>>>::burn(v, 4000000);
-		sink = spin(4000000);
+		sink = spin(4000000 + (unsigned long)r);
 		for (int i = 0; i < 2000; i++)
 			sink = less(sink, (unsigned long)i);
 	}
@@ -73,6 +73,19 @@ grep -qF "$full" r.tsv || fail "TSV lost the full name: $(grep burn r.tsv)"
 "$PCTBIN" report -l x.pct 2>/dev/null | grep -Eq '^ +samples +± +percent +± +95% CI +cum% +total +total% +module +function$' ||
 	fail "-l header: $("$PCTBIN" report -l x.pct 2>/dev/null | grep samples)"
 pass "at most 40 columns before the function, names shortened"
+
+# pct diff: base%, new%, delta, its CI and q before the key (49 columns, not
+# 84), names shortened too
+"$PCTBIN" diff x.pct x.pct >d.txt 2>/dev/null || fail "diff"
+dh=$(grep -m1 ' function$' d.txt)
+col=$(awk -v h="$dh" 'BEGIN { print index(h, "function") - 1 }')
+[ "$col" -le 49 ] || fail "diff: $col columns before the function: $dh"
+grep -Eq '  Less::operator\(\)$' d.txt || fail "diff: no short Less::operator() row: $(cat d.txt)"
+"$PCTBIN" diff --full-names x.pct x.pct 2>/dev/null | grep -qF "Less::operator()(unsigned long, unsigned long) const" ||
+	fail "diff --full-names"
+"$PCTBIN" diff -l x.pct x.pct 2>/dev/null | grep -Eq '^ +base +new +base% +new% +delta +95% CI +p +q  function$' ||
+	fail "diff -l header"
+pass "diff: 49 columns before the function, names shortened"
 
 # on a terminal, names are cut to its width with a mark; in a pipe, never
 command -v script >/dev/null || skip "no script(1) for a terminal"
