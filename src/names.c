@@ -101,14 +101,15 @@ char *name_short(const char *name)
 				hidden++;
 				continue;
 			}
-			/* at the start of a name (nothing before, or "::"), it is a
-			 * qualified path, Rust's <T as Trait>::f: keep it */
-			int start = o == 0 || (o >= 2 && out[o - 1] == ':' && out[o - 2] == ':') ||
-				    (shown && out[o - 1] == '<');
-			if (start) {
+			/* at the start of a name, it is a qualified path, Rust's
+			 * <T as Trait>::f: keep it; elsewhere it holds arguments,
+			 * and Rust's "f::<T>" loses its "::" too */
+			if (o == 0 || (shown && out[o - 1] == '<')) {
 				shown++;
 				out[o++] = c;
 			} else {
+				if (o >= 2 && out[o - 1] == ':' && out[o - 2] == ':')
+					o -= 2;
 				hidden++;
 			}
 			continue;

@@ -20,6 +20,7 @@
  *   main::{lambda(int)#1}::operator()(int) const        -> main::{lambda#1}::operator()
  *   (anonymous namespace)::f(int)                       -> (anonymous namespace)::f
  *   <alloc::vec::Vec<T> as core::ops::drop::Drop>::drop -> <alloc::vec::Vec as core::ops::drop::Drop>::drop
+ *   std::rt::lang_start::<()>::{closure#0}              -> std::rt::lang_start::{closure#0}
  *   std::vector<int>::push_back(int const&)@plt         -> std::vector::push_back@plt
  *
  * A name with none of ( < { is returned as it is (a C name, "[unknown]",

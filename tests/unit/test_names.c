@@ -81,6 +81,11 @@ int main(void)
 	CHECK(short_is("<std::fs::File as std::io::Read>::read", "<std::fs::File as std::io::Read>::read"));
 	CHECK(short_is("rayon::iter::plumbing::bridge::{{closure}}", "rayon::iter::plumbing::bridge::{{closure}}"));
 	CHECK(short_is("<&T as core::fmt::Display>::fmt", "<&T as core::fmt::Display>::fmt"));
+	CHECK(short_is("std::rt::lang_start::<()>::{closure#0}", "std::rt::lang_start::{closure#0}"));
+	CHECK(short_is("core::ptr::drop_in_place::<alloc::vec::Vec<u8>>", "core::ptr::drop_in_place"));
+	CHECK(short_is("<std::collections::hash::map::HashMap<K, V, S> as core::ops::index::Index<&Q>>::index",
+		       "<std::collections::hash::map::HashMap as core::ops::index::Index>::index"));
+	CHECK(short_is("<<A as B>::C as D>::f", "<<A as B>::C as D>::f"));
 	/* a long name (rows of 354 columns were seen) comes out short */
 	char *big = malloc(70000);
 	strcpy(big, "deep::f<");
