@@ -65,6 +65,12 @@ expect 2 annotate -n abc g.pct
 expect 2 annotate --functions=-3 g.pct
 expect 2 source -n abc g.pct
 expect 2 source --files=x g.pct
+expect 2 annotate --source-root=/nonexistent/dir g.pct
+expect 2 source --source-root=/nonexistent/dir g.pct
+expect 2 merge -o
+expect 2 export -o
+expect 2 flame -o
+expect 2 flame --title
 for c in report dump merge diff export flame annotate source; do
 	expect 2 $c
 done
