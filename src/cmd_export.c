@@ -93,7 +93,7 @@ int cmd_export(int argc, char **argv)
 	pset_load_or_die(&s, argv + optind, (size_t)(argc - optind));
 	struct outfile o = { .fp = stdout };
 	if (outname && outfile_open(&o, outname, err, sizeof err) != 0)
-		die_usage("export: %s", err);   /* an -o that cannot be used */
+		die("export: %s", err);
 	int rc = formats[f].write(&s, o.fp, err, sizeof err);
 	if (!outname)
 		finish_stdout();
