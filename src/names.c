@@ -46,19 +46,28 @@ static int ident_char(char c)
 	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
+static char *shorten(const char *name);
+
 char *name_short(const char *name)
 {
 	if (strpbrk(name, "(<{") == NULL)
 		return xstrdup(name);
-	size_t n = strlen(name), o = 0;
+	size_t n = strlen(name);
 	if (n > 4 && strcmp(name + n - 4, "@plt") == 0) {
 		/* a PLT stub (symtab.h): the function's short name, then @plt */
-		char *base = xasprintf("%.*s", (int)(n - 4), name), *b = name_short(base);
+		char *base = xasprintf("%.*s", (int)(n - 4), name), *b = shorten(base);
 		char *r = xasprintf("%s@plt", b);
 		free(base);
 		free(b);
 		return r;
 	}
+	return shorten(name);
+}
+
+/* name_short's work: one pass, keeping what is outside argument lists. */
+static char *shorten(const char *name)
+{
+	size_t n = strlen(name), o = 0;
 	char *out = xmalloc(n + 1);
 	int hidden = 0;                /* depth of < ( groups being dropped */
 	int braces = 0;                /* depth of { } (lambda, unnamed type) kept */
