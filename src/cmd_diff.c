@@ -7,11 +7,13 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "aggregate.h"
 #include "commands.h"
 #include "diff.h"
 #include "escape.h"
+#include "names.h"
 #include "stages.h"
 #include "stats.h"
 #include "symtab.h"
@@ -20,7 +22,7 @@
 
 static const char usage[] =
 	"usage: pct diff [--by=function|module|address|line|file] [--format=text|tsv]\n"
-	"                [--normalize] [--alpha=A] [-n N] BASE NEW\n"
+	"                [--normalize] [--alpha=A] [-n N] [-l] [--full-names] BASE NEW\n"
 	"       pct diff [OPTIONS] BASE... -- NEW...\n"
 	"\n"
 	"Compare two profiles, or two groups of profiles (each group summed), row\n"
@@ -31,6 +33,11 @@ static const char usage[] =
 	"Holm's method (q); rows with q below A (default 0.05) are marked '*'\n"
 	"and listed first.  Rows match by function name (by module base name, by\n"
 	"file and line, ...), so two builds of a program compare.\n"
+	"\n"
+	"Text shows base%, new%, delta, its 95% CI and q, then the key (C++ and\n"
+	"Rust names shortened as pprof does; cut to a terminal's width, never in\n"
+	"a pipe).  -l, --long adds base and new samples and p; --full-names\n"
+	"shows function names in full.\n"
 	"\n"
 	"TSV columns: the key, base_samples, new_samples, base_percent,\n"
 	"new_percent, delta, delta_low, delta_high (percentage points), p_value,\n"
@@ -104,8 +111,14 @@ static double period_of(const struct side *sd)
 	return n && sd->cpu_ns ? (double)sd->cpu_ns / 1e9 / (double)n : 0;
 }
 
+/* How text is printed: -l, --full-names and the terminal's width. */
+struct text_opts {
+	int long_columns, full_names, width;
+};
+
 static void print_text(const struct diff_row *r, size_t n, size_t shown, char **keys, size_t nkeys,
-		       const struct side *b, const struct side *nw, const struct diff_setup *s)
+		       const struct side *b, const struct side *nw, const struct diff_setup *s,
+		       const struct text_opts *t)
 {
 	size_t flagged = 0;
 	for (size_t i = 0; i < n; i++)
@@ -119,17 +132,41 @@ static void print_text(const struct diff_row *r, size_t n, size_t shown, char **
 		printf("# compared: each row's time (samples x period); delta in points of the base's total time\n");
 	printf("# p: exact conditional binomial test; q: Holm-adjusted over %zu rows; * q < %g: %zu row%s\n", n,
 	       s->alpha, flagged, flagged == 1 ? "" : "s");
-	printf("  %8s %8s %7s %7s %8s %17s %9s %9s", "base", "new", "base%", "new%", "delta", "95% CI", "p", "q");
+	/* the columns before the keys: 82 with -l, else 47 (base%, new%,
+	 * delta, its 95% CI, q) */
+	int before = t->long_columns ? 82 : 47;
+	if (t->long_columns)
+		printf("  %8s %8s %7s %7s %8s %17s %9s %9s", "base", "new", "base%", "new%", "delta", "95% CI", "p", "q");
+	else
+		printf("%8s %7s %6s %15s %7s", "base%", "new%", "delta", "95% CI ", "q");
 	for (size_t k = 0; k < nkeys; k++)
 		printf("  %s", keys[k]);
 	printf("\n");
 	for (size_t i = 0; i < shown; i++) {
-		printf("%s %8llu %8llu %6.2f%% %6.2f%% %+8.2f [%+6.2f, %+6.2f] %9.2g %9.2g", r[i].significant ? "*" : " ",
-		       (unsigned long long)r[i].base, (unsigned long long)r[i].new, r[i].base_pct, r[i].new_pct,
-		       r[i].delta, r[i].lo, r[i].hi, r[i].p, r[i].q);
+		if (t->long_columns)
+			printf("%s %8llu %8llu %6.2f%% %6.2f%% %+8.2f [%+6.2f, %+6.2f] %9.2g %9.2g",
+			       r[i].significant ? "*" : " ", (unsigned long long)r[i].base, (unsigned long long)r[i].new,
+			       r[i].base_pct, r[i].new_pct, r[i].delta, r[i].lo, r[i].hi, r[i].p, r[i].q);
+		else
+			printf("%s%6.2f%% %6.2f%% %+6.2f [%+6.2f,%+6.2f] %7.2g", r[i].significant ? "*" : " ",
+			       r[i].base_pct, r[i].new_pct, r[i].delta, r[i].lo, r[i].hi, r[i].q);
+		int used = before;
 		for (size_t k = 0; k < nkeys; k++) {
-			fputs("  ", stdout);
-			esc_fputs(r[i].key[k], stdout);
+			const char *key = r[i].key[k];
+			char *sh = !t->full_names && strcmp(keys[k], "function") == 0 ? name_short(key) : xstrdup(key);
+			char *e = esc_dup(sh), *c;
+			/* on a terminal the last key takes what is left, at least 12 */
+			if (t->width > 0 && k + 1 == nkeys) {
+				int room = t->width - used - 2;
+				c = text_cut(e, (size_t)(room > 12 ? room : 12), cut_mark());
+			} else {
+				c = xstrdup(e);
+			}
+			printf("  %s", c);
+			used += 2 + (int)text_columns(c);
+			free(sh);
+			free(e);
+			free(c);
 		}
 		printf("\n");
 	}
@@ -162,12 +199,15 @@ int cmd_diff(int argc, char **argv)
 		{ "normalize", no_argument, NULL, 'N' },
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "rows", required_argument, NULL, 'n' },
+		{ "long", no_argument, NULL, 'l' },
+		{ "full-names", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *by = "function";
 	struct diff_setup s = { .alpha = 0.05 };
 	int tsv = 0, c;
+	struct text_opts t = { .width = term_columns(STDOUT_FILENO) };
 	size_t limit = SIZE_MAX;
 	char *end;
 
@@ -177,14 +217,20 @@ int cmd_diff(int argc, char **argv)
 		if (strcmp(argv[i], "--") == 0)
 			dd = i;
 	int left = dd < 0 ? argc : dd;
-	while ((c = getopt_long(left, argv, "n:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(left, argv, "n:lh", opts, NULL)) != -1) {
 		switch (c) {
+		case 'l':
+			t.long_columns = 1;
+			break;
+		case 'F':
+			t.full_names = 1;
+			break;
 		case 'b':
 			by = optarg;
 			break;
 		case 'f':
 			if (strcmp(optarg, "text") != 0 && strcmp(optarg, "tsv") != 0)
-				die("diff: unknown --format '%s' (text or tsv)", optarg);
+				die_usage("diff: unknown --format '%s' (text or tsv)", optarg);
 			tsv = strcmp(optarg, "tsv") == 0;
 			break;
 		case 'N':
@@ -193,12 +239,12 @@ int cmd_diff(int argc, char **argv)
 		case 'a':
 			s.alpha = strtod(optarg, &end);
 			if (*end || !(s.alpha > 0 && s.alpha < 1))
-				die("diff: --alpha wants a level between 0 and 1, not '%s'", optarg);
+				die_usage("diff: --alpha wants a level between 0 and 1, not '%s'", optarg);
 			break;
 		case 'n':
 			limit = strtoul(optarg, &end, 10);
 			if (*end || optarg[0] == '-' || optarg[0] == '\0')
-				die("diff: -n wants a number of rows, not '%s'", optarg);
+				die_usage("diff: -n wants a number of rows, not '%s'", optarg);
 			break;
 		default:
 			return usage_exit(usage, c == 'h');
@@ -220,7 +266,7 @@ int cmd_diff(int argc, char **argv)
 		return usage_exit(usage, 0);
 	const struct view *v = view_find(by);
 	if (v == NULL)
-		die("diff: unknown --by '%s' (function, module, address, line or file)", by);
+		die_usage("diff: unknown --by '%s' (function, module, address, line or file)", by);
 
 	char *keystr = xstrdup(diff_keys(by)), *keys[16], *save = NULL;
 	size_t nkeys = 0;
@@ -255,7 +301,7 @@ int cmd_diff(int argc, char **argv)
 	if (tsv)
 		print_tsv(rows, shown, keys, nkeys);
 	else
-		print_text(rows, n, shown, keys, nkeys, &sb, &sn, &s);
+		print_text(rows, n, shown, keys, nkeys, &sb, &sn, &s, &t);
 	finish_stdout();
 	free(rows);
 	agg_free(&sb.a);

@@ -14,7 +14,8 @@
 static const char usage[] =
 	"usage: pct dump FILE...\n"
 	"\n"
-	"Print the samples of the pct profiles FILE... (summed) as TSV with the\n"
+	"Print the samples of the pct profiles FILE... (summed; '-' is standard\n"
+	"input) as TSV with the\n"
 	"columns module (the file's path, or [unknown] for a PC in no module),\n"
 	"build_id (hex, or empty), offset (0x-hex offset in the module's file;\n"
 	"the absolute PC for [unknown]), pid and command (the process), tid and\n"

@@ -201,7 +201,7 @@ int cmd_flame(int argc, char **argv)
 		case 'w':
 			width = strtoul(optarg, &end, 10);
 			if (*end || width < 100 || width > 100000)
-				die("flame: --width wants 100 to 100000 pixels, not '%s'", optarg);
+				die_usage("flame: --width wants 100 to 100000 pixels, not '%s'", optarg);
 			break;
 		default:
 			return usage_exit(usage, c == 'h');

@@ -252,7 +252,7 @@ static void check_event(const char *event)
 		die("record: the kernel refuses perf_event_open for '%s' (%s)%s", event, strerror(err),
 		    err == EACCES || err == EPERM ? "; see /proc/sys/kernel/perf_event_paranoid" : "");
 	}
-	die("record: unknown event '%s' (cpu, user, wall, cycles, instructions, cache-misses, branch-misses)",
+	die_usage("record: unknown event '%s' (cpu, user, wall, cycles, instructions, cache-misses, branch-misses)",
 	    event);
 }
 

@@ -35,12 +35,14 @@
 
 static const char usage[] =
 	"usage: pct report [--by=VIEW] [--split=thread|process] [--format=text|tsv]\n"
-	"                  [-n N] FILE...\n"
+	"                  [-n N] [-l] [--full-names] FILE...\n"
 	"\n"
-	"Print the flat profile of the pct profiles FILE... (summed): samples,\n"
-	"their standard error (sqrt(n), Poisson), percent, the 95% Wilson interval\n"
-	"of the share, cumulative percent and the grouping columns.  The same as\n"
-	"the pipeline\n"
+	"Print the flat profile of the pct profiles FILE... (summed; '-' is\n"
+	"standard input): percent, its 95% Wilson interval and samples, then the\n"
+	"function and its module (with -l: samples, their standard error\n"
+	"(sqrt(n), Poisson), percent, its standard error, the 95% interval,\n"
+	"cumulative percent and the grouping columns; TSV has them all).  On a\n"
+	"terminal, names are cut to its width.  The same as the pipeline\n"
 	"  pct dump FILE... | pct sym [| pct line] | pct sum --by=KEYS\n"
 	"\n"
 	"  --by=VIEW       function (default): module,function\n"
@@ -55,6 +57,12 @@ static const char usage[] =
 	"  -n, --rows=N    print only the N largest rows\n"
 	"  --min-samples=N hide rows of fewer than N samples (text marks rows of\n"
 	"                  fewer than 10 with '?')\n"
+	"  -l, --long      text: every column (samples, stderr, percent, its stderr,\n"
+	"                  95% CI, cum%); by default percent, its 95% CI and samples,\n"
+	"                  then the function and its module\n"
+	"  --full-names    text: C++ and Rust function names in full; by default\n"
+	"                  they are shortened as pprof does (no parameters, no\n"
+	"                  template arguments); TSV always has them in full\n"
 	"  --callers=FUNC  with -g stacks: who calls FUNC, and how much of FUNC's\n"
 	"                  total each caller accounts for\n"
 	"  --callees=FUNC  with -g stacks: what FUNC calls, and FUNC's self time\n"
@@ -153,7 +161,7 @@ static int take_graph_option(int *argc, char **argv, const char **fn)
 		else if (argv[i][k] == '\0' && i + 1 < *argc)
 			*fn = argv[i + 1], words = 2;
 		else
-			die("report: %s wants a function name", argv[i]);
+			die_usage("report: %s wants a function name", argv[i]);
 		memmove(&argv[i], &argv[i + words], (size_t)(*argc - i - words + 1) * sizeof *argv);
 		*argc -= words;
 		i--;
@@ -241,7 +249,7 @@ int cmd_report(int argc, char **argv)
 		return status;
 	const struct view *v = view_find(by);
 	if (v == NULL)
-		die("report: unknown --by '%s' (function, module, address, line or file)", by);
+		die_usage("report: unknown --by '%s' (function, module, address, line or file)", by);
 	if (first >= argc)
 		return usage_exit(usage, 0);
 	if (graph >= 0) {

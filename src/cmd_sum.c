@@ -8,10 +8,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "aggregate.h"
 #include "commands.h"
 #include "escape.h"
+#include "names.h"
 #include "stages.h"
 #include "stats.h"
 #include "tsv.h"
@@ -20,7 +22,7 @@
 
 static const char usage[] =
 	"usage: pct sum --by=KEY[,KEY...] [--split=thread|process] [--format=text|tsv]\n"
-	"               [-n N] [--min-samples=N] [FILE]\n"
+	"               [-n N] [--min-samples=N] [-l] [--full-names] [FILE]\n"
 	"\n"
 	"Read TSV with a samples column from FILE or standard input, group the\n"
 	"rows by the KEY columns, and print each group: samples, stderr\n"
@@ -29,7 +31,9 @@ static const char usage[] =
 	"Wilson interval of the share), cum_percent and the KEYs, most samples\n"
 	"first.  The text format (default) is aligned, shows module base names,\n"
 	"marks rows of fewer than 10 samples with '?', and starts with the summary\n"
-	"carried in '#pct' comment lines.\n"
+	"carried in '#pct' comment lines.  It shows percent, its 95% interval and\n"
+	"samples, then the KEYs with module last; on a terminal, names are cut to\n"
+	"its width (never in a pipe or a file, never in TSV).\n"
 	"\n"
 	"  --by=KEYS         columns to group by, e.g. module,function or file,line\n"
 	"  --format=FMT      'text' (default) or 'tsv'\n"
@@ -37,6 +41,11 @@ static const char usage[] =
 	"  --min-samples=N   hide groups of fewer than N samples\n"
 	"  --split=WHAT      'thread' (pid,tid,thread) or 'process' (pid,command):\n"
 	"                    group by those columns first, then by KEYS\n"
+	"  -l, --long        text: every column (samples, stderr, percent, its stderr,\n"
+	"                    95% CI, cum%), KEYs in the order given\n"
+	"  --full-names      text: C++ and Rust function names in full; by default\n"
+	"                    they are shortened as pprof does (no parameters, no\n"
+	"                    template arguments); TSV always has them in full\n"
 	"\n"
 	"See pct-sum(1).\n";
 
@@ -160,25 +169,85 @@ static long long row_total(const struct agg *a, size_t i, char **keys, const str
 	return r < 0 ? 0 : (long long)o->totals->rows[r].samples;
 }
 
+/* Is key a function name (shortened in text unless --full-names)? */
+static int is_function_key(const char *key)
+{
+	return strcmp(key, "function") == 0 || strcmp(key, "caller") == 0 || strcmp(key, "callee") == 0;
+}
+
+/* Key column widths are capped so one long name does not push the others
+ * off the screen. */
+#define SUM_KEY_WIDTH 48
+
 static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows, const struct sum_opts *o)
 {
+	size_t nk = a->nkeys, ord[16];
+	/* the order keys are shown in: as given, or module last by default,
+	 * so the function comes right after the numbers */
+	for (size_t k = 0, n = 0; k < nk; k++)
+		if (o->long_columns || nk == 1 || strcmp(keys[k], "module") != 0)
+			ord[n++] = k;
+	if (!o->long_columns && nk > 1)
+		for (size_t k = 0, n = 0; k < nk; k++)
+			if (strcmp(keys[k], "module") == 0)
+				ord[nk - 1 - n++] = k;
+	/* each cell as shown: escaped, functions shortened */
+	char **cell = xcalloc(rows * nk + 1, sizeof *cell);
 	int w[16] = { 0 };
-	for (size_t k = 0; k < a->nkeys; k++) {
+	for (size_t k = 0; k < nk; k++) {
 		w[k] = (int)strlen(keys[k]);
 		for (size_t i = 0; i < rows; i++) {
-			int l = (int)esc_len(shown(keys[k], a->rows[i].key[k]));
+			const char *val = shown(keys[k], a->rows[i].key[k]);
+			char *s = !o->full_names && is_function_key(keys[k]) ? name_short(val) : xstrdup(val);
+			cell[i * nk + k] = esc_dup(s);
+			free(s);
+			int l = (int)text_columns(cell[i * nk + k]);
 			if (l > w[k])
-				w[k] = l > 48 ? 48 : l;
+				w[k] = l > SUM_KEY_WIDTH && !o->width ? SUM_KEY_WIDTH : l;
 		}
 	}
+	int totals = rows && row_total(a, 0, keys, o) >= 0;
 	/* "±" is two bytes of UTF-8 but one column, "+-" two: pad by hand */
 	const char *pm = plus_minus(), *pad = strlen(pm) == 2 && pm[0] == '+' ? "" : " ";
-	fprintf(out, " %9s %5s%s%s %7s %4s%s%s %15s %7s", "samples", "", pad, pm, "percent", "", pad, pm, "95% CI", "cum%");
-	int totals = rows && row_total(a, 0, keys, o) >= 0;
-	if (totals)
-		fprintf(out, " %9s %7s", "total", "total%");
-	for (size_t k = 0; k < a->nkeys; k++)
-		fprintf(out, "  %-*s", k + 1 < a->nkeys ? w[k] : 0, keys[k]);
+	int before;                    /* the columns before the keys */
+	if (o->long_columns) {
+		before = 58 + (totals ? 18 : 0);
+	} else {
+		before = 8 + 14 + 8 + (totals ? 8 : 0);
+	}
+	if (o->width > 0) {
+		/* on a terminal: shrink the widest key column until the row fits,
+		 * down to 12 columns (then the line wraps) */
+		for (;;) {
+			int used = before;
+			size_t widest = ord[0];
+			for (size_t j = 0; j < nk; j++) {
+				used += 2 + w[ord[j]];
+				if (w[ord[j]] > w[widest])
+					widest = ord[j];
+			}
+			if (used <= o->width || w[widest] <= 12)
+				break;
+			w[widest] -= used - o->width < w[widest] - 12 ? used - o->width : w[widest] - 12;
+		}
+		for (size_t i = 0; i < rows * nk; i++) {
+			char *c = text_cut(cell[i], (size_t)w[i % nk], cut_mark());
+			free(cell[i]);
+			cell[i] = c;
+		}
+	}
+	if (o->long_columns) {
+		fprintf(out, " %9s %5s%s%s %7s %4s%s%s %15s %7s", "samples", "", pad, pm, "percent", "", pad, pm,
+			"95% CI", "cum%");
+		if (totals)
+			fprintf(out, " %9s %7s", "total", "total%");
+	} else {
+		fprintf(out, "%8s %13s %7s", "percent", "95% CI ", "samples");
+		if (totals)
+			fprintf(out, " %7s", "total%");
+	}
+	for (size_t j = 0; j < nk; j++)
+		fprintf(out, "  %-*s", j + 1 < nk ? w[ord[j]] : 0, keys[ord[j]]);
 	fputc('\n', out);
 	double cum = 0;
 	for (size_t i = 0; i < rows; i++) {
@@ -186,24 +255,35 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 		double pct, lo, hi;
 		row_share(a, i, &pct, &lo, &hi);
 		cum += pct;
-		fprintf(out, "%s%9llu %7.0f %6.2f%% %5.2f%% [%5.2f, %5.2f] %6.2f%%",
-			r->samples < SUM_FEW_SAMPLES ? "?" : " ", (unsigned long long)r->samples,
-			stats_stderr(r->samples), pct, stats_stderr_percent(r->samples, a->total), lo, hi, cum);
-		if (totals) {
-			long long t = row_total(a, i, keys, o);
-			fprintf(out, " %9lld %6.2f%%", t, o->totals_of ? 100.0 * (double)t / (double)o->totals_of : 0.0);
+		const char *few = r->samples < SUM_FEW_SAMPLES ? "?" : " ";
+		long long t = totals ? row_total(a, i, keys, o) : 0;
+		double tp = totals && o->totals_of ? 100.0 * (double)t / (double)o->totals_of : 0.0;
+		if (o->long_columns) {
+			fprintf(out, "%s%9llu %7.0f %6.2f%% %5.2f%% [%5.2f, %5.2f] %6.2f%%", few,
+				(unsigned long long)r->samples, stats_stderr(r->samples), pct,
+				stats_stderr_percent(r->samples, a->total), lo, hi, cum);
+			if (totals)
+				fprintf(out, " %9lld %6.2f%%", t, tp);
+		} else {
+			fprintf(out, "%s%6.2f%% [%5.1f,%5.1f] %7llu", few, pct, lo, hi, (unsigned long long)r->samples);
+			if (totals)
+				fprintf(out, " %6.2f%%", tp);
 		}
-		for (size_t k = 0; k < a->nkeys; k++) {
-			const char *val = shown(keys[k], r->key[k]);
-			if (k + 1 < a->nkeys || *val) {
+		for (size_t j = 0; j < nk; j++) {
+			const char *val = cell[i * nk + ord[j]];
+			int l = (int)text_columns(val);
+			if (j + 1 < nk || *val) {
 				fputs("  ", out);
-				esc_fputs(val, out);
+				fputs(val, out);
 			}
-			if (k + 1 < a->nkeys)
-				fprintf(out, "%*s", w[k] > (int)esc_len(val) ? w[k] - (int)esc_len(val) : 0, "");
+			if (j + 1 < nk)
+				fprintf(out, "%*s", w[ord[j]] > l ? w[ord[j]] - l : 0, "");
 		}
 		fputc('\n', out);
 	}
+	for (size_t i = 0; i < rows * nk; i++)
+		free(cell[i]);
+	free(cell);
 	if (rows < a->nrows) {
 		fprintf(out, "# %zu more rows, %.2f%% of the samples", a->nrows - rows, 100.0 - cum);
 		if (rows < a->nrows && a->rows[rows].samples < o->min_samples)
@@ -252,11 +332,11 @@ void stage_sum(FILE *in, const char *name, FILE *out, const struct sum_opts *o)
 	size_t nkeys = 0;
 	for (char *k = strtok_r(by, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
 		if (nkeys == 16)
-			die("sum: at most 16 keys");
+			die_usage("sum: at most 16 keys");
 		keys[nkeys++] = k;
 	}
 	if (nkeys == 0)
-		die("sum: --by needs at least one column");
+		die_usage("sum: --by needs at least one column");
 	struct tsv t;
 	char err[512];
 	if (tsv_open(&t, in, name, err, sizeof err) != 0)
@@ -266,7 +346,7 @@ void stage_sum(FILE *in, const char *name, FILE *out, const struct sum_opts *o)
 		die("%s: no 'samples' column", name);
 	for (size_t k = 0; k < nkeys; k++)
 		if ((col[k] = tsv_column(&t, keys[k])) < 0)
-			die("%s: no '%s' column to group by", name, keys[k]);
+			die_usage("%s: no '%s' column to group by", name, keys[k]);
 
 	struct agg a = { .nkeys = nkeys };
 	char *vals[16];
@@ -316,6 +396,8 @@ int sum_parse_options(int argc, char **argv, const char *usage_text, struct sum_
 		{ "rows", required_argument, NULL, 'n' },
 		{ "min-samples", required_argument, NULL, 'm' },
 		{ "split", required_argument, NULL, 's' },
+		{ "long", no_argument, NULL, 'l' },
+		{ "full-names", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -327,20 +409,29 @@ int sum_parse_options(int argc, char **argv, const char *usage_text, struct sum_
 	o->split = NULL;
 	o->totals = NULL;
 	o->totals_of = 0;
-	while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
+	o->long_columns = 0;
+	o->full_names = 0;
+	o->width = term_columns(STDOUT_FILENO);
+	while ((c = getopt_long(argc, argv, "n:lh", opts, NULL)) != -1) {
 		switch (c) {
+		case 'l':
+			o->long_columns = 1;
+			break;
+		case 'F':
+			o->full_names = 1;
+			break;
 		case 'b':
 			*by = optarg;
 			break;
 		case 'f':
 			if (strcmp(optarg, "text") != 0 && strcmp(optarg, "tsv") != 0)
-				die("%s: unknown --format '%s' (text or tsv)", argv[0], optarg);
+				die_usage("%s: unknown --format '%s' (text or tsv)", argv[0], optarg);
 			o->tsv = strcmp(optarg, "tsv") == 0;
 			break;
 		case 'n':
 			o->limit = strtoul(optarg, &end, 10);
 			if (*end || optarg[0] == '-' || optarg[0] == '\0')
-				die("%s: -n wants a number of rows, not '%s'", argv[0], optarg);
+				die_usage("%s: -n wants a number of rows, not '%s'", argv[0], optarg);
 			break;
 		case 's':
 			if (strcmp(optarg, "thread") == 0)
@@ -348,12 +439,12 @@ int sum_parse_options(int argc, char **argv, const char *usage_text, struct sum_
 			else if (strcmp(optarg, "process") == 0)
 				o->split = "pid,command";
 			else
-				die("%s: unknown --split '%s' (thread or process)", argv[0], optarg);
+				die_usage("%s: unknown --split '%s' (thread or process)", argv[0], optarg);
 			break;
 		case 'm':
 			o->min_samples = strtoull(optarg, &end, 10);
 			if (*end || optarg[0] == '-' || optarg[0] == '\0')
-				die("%s: --min-samples wants a number, not '%s'", argv[0], optarg);
+				die_usage("%s: --min-samples wants a number, not '%s'", argv[0], optarg);
 			break;
 		default:
 			*status = usage_exit(usage_text, c == 'h');
@@ -371,7 +462,7 @@ int cmd_sum(int argc, char **argv)
 	if (first < 0)
 		return status;
 	if (by == NULL)
-		die("sum: --by=KEY[,KEY...] is required");
+		die_usage("sum: --by=KEY[,KEY...] is required");
 	o.by = by;
 	if (first >= argc) {
 		stage_sum(stdin, "standard input", stdout, &o);
@@ -384,7 +475,7 @@ int cmd_sum(int argc, char **argv)
 		if (f != stdin)
 			fclose(f);
 	} else {
-		die("sum: reads one input (concatenate TSV with `pct dump` of all files instead)");
+		die_usage("sum: reads one input (concatenate TSV with `pct dump` of all files instead)");
 	}
 	finish_stdout();
 	return 0;

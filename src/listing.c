@@ -30,14 +30,14 @@ int listing_open(int argc, char **argv, const char *usage, const char *count_nam
 		case 'n':
 			l->count = strtoul(optarg, &end, 10);
 			if (*end || optarg[0] == '-' || optarg[0] == '\0')
-				die("%s: -n wants a number of %s, not '%s'", argv[0], count_name, optarg);
+				die_usage("%s: -n wants a number of %s, not '%s'", argv[0], count_name, optarg);
 			break;
 		case 'S':
 			source_add_dir(optarg);
 			break;
 		case 'R':
 			if (source_add_root(optarg) != 0)
-				die("%s: --source-root '%s': %s", argv[0], optarg, strerror(errno));
+				die_usage("%s: --source-root '%s': %s", argv[0], optarg, strerror(errno));
 			break;
 		default:
 			*status = usage_exit(usage, c == 'h');

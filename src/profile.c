@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -545,12 +546,62 @@ static void *read_region(int fd, uint64_t off, uint64_t len, const char *what, c
 	return b;
 }
 
+/* Standard input copied into an anonymous file, which profile_read_fd can
+ * read at any offset (a pipe cannot be); -1 with *why set on failure.
+ * Standard input is read once: a second "-" is refused. */
+static int stdin_copy(struct stat *st, const char **why)
+{
+	static int taken;
+	if (taken++) {
+		*why = "standard input was already read (name '-' once)";
+		return -1;
+	}
+	int fd = memfd_create("pct-stdin", MFD_CLOEXEC);
+	if (fd < 0) {
+		*why = strerror(errno);
+		return -1;
+	}
+	char buf[65536];
+	for (;;) {
+		ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			*why = strerror(errno);
+			close(fd);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		for (ssize_t done = 0; done < n;) {
+			ssize_t w = write(fd, buf + done, (size_t)(n - done));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0) {
+				*why = strerror(errno);
+				close(fd);
+				return -1;
+			}
+			done += w;
+		}
+	}
+	if (fstat(fd, st) != 0) {
+		*why = strerror(errno);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int profile_read(const char *file, struct profile *p, char *err, size_t errlen)
 {
 	struct stat st;
 	const char *why;
 	memset(p, 0, sizeof *p);
-	int fd = infile_open(file, 0, &st, &why);
+	int in = strcmp(file, "-") == 0;
+	if (in)
+		file = "standard input";
+	int fd = in ? stdin_copy(&st, &why) : infile_open(file, 0, &st, &why);
 	if (fd < 0)
 		return fail(err, errlen, file, "cannot open: %s", why);
 	int rc = profile_read_fd(fd, (uint64_t)st.st_size, file, p, err, errlen);

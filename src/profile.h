@@ -74,8 +74,9 @@ struct profile {
 };
 
 /*
- * Read and validate FILE.  Returns 0, or -1 with a message in err
- * ("FILE: what is wrong").  A file that is still being written is read as
+ * Read and validate FILE; "-" is standard input, read once in a process
+ * (it is copied to an anonymous file first, and named "standard input").
+ * Returns 0, or -1 with a message in err ("FILE: what is wrong").  A file that is still being written is read as
  * a consistent snapshot: samples may be a few behind the header counters.
  */
 int profile_read(const char *file, struct profile *p, char *err, size_t errlen);

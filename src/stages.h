@@ -43,6 +43,12 @@ struct sum_opts {
 					  one-key agg by name), printed as total columns
 					  beside a 'function' key; or NULL */
 	uint64_t totals_of;            /* the samples totals are a share of */
+	int long_columns;              /* text: every column (samples, their stderr, percent, its
+					  stderr, CI, cum%); 0: percent, CI, samples, then the keys
+					  with module last, at most 40 columns before the keys */
+	int full_names;                /* text: function names in full; 0: shortened (names.h) */
+	int width;                     /* text: cut names so rows fit this many columns; 0: never
+					  cut (a pipe, a file) */
 };
 
 /* Rows with fewer samples than this are marked '?' in text: their

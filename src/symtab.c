@@ -173,6 +173,44 @@ int symtab_open_file(const char *path, char **why)
 	return fd;
 }
 
+/*
+ * What is wrong with the section headers of a module's file, or NULL if
+ * nothing is: symbols (.symtab, .dynsym), lines and .eh_frame are all
+ * found through them, so corrupt ones silently name nothing.  Malloc'd.
+ */
+static char *section_header_problem(Elf *elf)
+{
+	GElf_Ehdr eh;
+	size_t size = 0, n, strndx;
+	if (elf_rawfile(elf, &size) == NULL || gelf_getehdr(elf, &eh) == NULL)
+		return NULL;
+	if (eh.e_shoff == 0 && eh.e_shnum == 0)
+		return xasprintf("it has no section headers");
+	size_t entsize = eh.e_ident[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+	if (eh.e_shnum != 0 && eh.e_shentsize != entsize)
+		return xasprintf("e_shentsize is %u, not %zu", eh.e_shentsize, entsize);
+	if (elf_getshdrnum(elf, &n) != 0)
+		return xasprintf("the section header table: %s", elf_errmsg(-1));
+	if (eh.e_shoff > size || n > (size - eh.e_shoff) / entsize)
+		return xasprintf("the section header table (offset 0x%llx, %u entries) lies past the end of the "
+				 "file (%zu bytes)", (unsigned long long)eh.e_shoff, eh.e_shnum, size);
+	if (elf_getshdrstrndx(elf, &strndx) != 0 || (n && strndx >= n))
+		return xasprintf("the section name table index (e_shstrndx %u) is not a section", eh.e_shstrndx);
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) == NULL)
+			return xasprintf("section %zu: %s", elf_ndxscn(scn), elf_errmsg(-1));
+		if (sh.sh_type != SHT_NOBITS && sh.sh_type != SHT_NULL &&
+		    (sh.sh_offset > size || sh.sh_size > size - sh.sh_offset)) {
+			const char *name = elf_strptr(elf, strndx, sh.sh_name);
+			return xasprintf("section %zu (%s) at offset 0x%llx, 0x%llx bytes, lies past the end of the "
+					 "file (%zu bytes)", elf_ndxscn(scn), name ? name : "?",
+					 (unsigned long long)sh.sh_offset, (unsigned long long)sh.sh_size, size);
+		}
+	}
+	return NULL;
+}
+
 static void symtab_open(struct symtab *st)
 {
 	const char *path = st->path;
@@ -199,6 +237,12 @@ static void symtab_open(struct symtab *st)
 		return;
 	}
 	st->bias = bias;
+	char *bad = section_header_problem(st->elf);
+	if (bad) {
+		/* once per module: symtab_get opens each module once */
+		warnx_("'%s': corrupt section headers: %s; its functions and lines may be missing", path, bad);
+		free(bad);
+	}
 	const void *id;
 	ssize_t idlen = dwelf_elf_gnu_build_id(st->elf, &id);
 	if (st->build_id_len > 0 &&
@@ -348,7 +392,7 @@ static const char *intern_name(struct symtab *st, uint64_t start, const char *na
 	/* without its version: "__libc_start_main@@GLIBC_2.34" is
 	 * __libc_start_main (no mangled name holds '@') */
 	char *plain = NULL;
-	if (name && name[0] && strchr(name + 1, '@'))
+	if (name && name[0] && strchr(name + 1, '@') && strcmp(strchr(name + 1, '@'), "@plt") != 0)
 		plain = xasprintf("%.*s", (int)(strchr(name + 1, '@') - name), name);
 	if (plain)
 		name = plain;
@@ -383,6 +427,151 @@ static int cmp_fsym(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
+/* A section of the module's main file by name, or NULL. */
+static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return NULL;
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+		const char *n;
+		if (gelf_getshdr(scn, sh) && (n = elf_strptr(elf, shstrndx, sh->sh_name)) && strcmp(n, name) == 0)
+			return scn;
+	}
+	return NULL;
+}
+
+/* The function a relocation names: its dynamic symbol, demangled; for an
+ * IRELATIVE one (no symbol: libc's string functions), the function at its
+ * addend, the IFUNC resolver, whose symbol carries the public name, else
+ * "*ABS*+0xADDEND" as objdump says; or NULL.  Malloc'd. */
+static char *reloc_name(struct symtab *st, const GElf_Shdr *rsh, const GElf_Rela *r)
+{
+	Elf *elf = st->elf;
+	Elf_Scn *symscn = elf_getscn(elf, rsh->sh_link);
+	GElf_Shdr ssh;
+	GElf_Sym sym;
+	Elf_Data *d;
+	size_t k = GELF_R_SYM(r->r_info);
+	if (k == 0) {
+		const struct fsym *best = NULL;
+		for (size_t i = 0; i < st->nsyms; i++)
+			if (st->syms[i].start == (uint64_t)r->r_addend && (best == NULL || cmp_fsym(&st->syms[i], best) < 0))
+				best = &st->syms[i];
+		if (best) {
+			char *dm = symtab_demangle(best->name);
+			return dm ? dm : xstrdup(best->name);
+		}
+		return r->r_addend ? xasprintf("*ABS*+0x%llx", (unsigned long long)r->r_addend) : NULL;
+	}
+	if (symscn == NULL || gelf_getshdr(symscn, &ssh) == NULL || (d = elf_getdata(symscn, NULL)) == NULL ||
+	    gelf_getsym(d, (int)k, &sym) == NULL)
+		return NULL;
+	const char *n = elf_strptr(elf, ssh.sh_link, sym.st_name);
+	if (n == NULL || n[0] == '\0')
+		return NULL;
+	char *dm = symtab_demangle(n);
+	return dm ? dm : xstrdup(n);
+}
+
+/* The relocations of .rela.plt and .rela.dyn, for the GOT slots the PLT
+ * jumps through. */
+struct plt_relocs {
+	Elf_Data *data[2];
+	GElf_Shdr sh[2];
+	size_t n[2];
+	struct u64map slot;            /* GOT slot address -> section << 40 | index */
+};
+
+/* The name of the symbol whose GOT slot is got, or NULL. */
+static char *got_slot_name(struct symtab *st, const struct plt_relocs *pr, uint64_t got)
+{
+	uint64_t *v = u64map_get((struct u64map *)&pr->slot, got);
+	GElf_Rela r;
+	if (v == NULL || gelf_getrela(pr->data[*v >> 40], (int)(*v & ((1ULL << 40) - 1)), &r) == NULL)
+		return NULL;
+	return reloc_name(st, &pr->sh[*v >> 40], &r);
+}
+
+/*
+ * PLT stubs as objdump and perf name them, "func@plt".  On x86-64 each
+ * entry of .plt, .plt.sec (with IBT) and .plt.got jumps through a GOT slot
+ * (jmp *disp32(%rip), after an optional endbr64 and bnd prefix), and the
+ * relocation of that slot (.rela.plt's JUMP_SLOT, .rela.dyn's GLOB_DAT)
+ * names the function; .plt's first entry and IBT's .plt entries jump
+ * through no relocated slot and stay unnamed.  Elsewhere (AArch64) entry i
+ * after .plt's 32-byte header is .rela.plt[i], as perf assumes.
+ */
+static void load_plt_symbols(struct symtab *st, size_t *cap)
+{
+	Elf *elf = st->elf;
+	GElf_Ehdr eh;
+	if (elf == NULL || gelf_getehdr(elf, &eh) == NULL)
+		return;
+	struct plt_relocs pr = { 0 };
+	static const char *const rel[2] = { ".rela.plt", ".rela.dyn" };
+	for (int s = 0; s < 2; s++) {
+		Elf_Scn *scn = section_named(elf, rel[s], &pr.sh[s]);
+		if (scn && pr.sh[s].sh_type == SHT_RELA && pr.sh[s].sh_entsize &&
+		    (pr.data[s] = elf_getdata(scn, NULL)) != NULL)
+			pr.n[s] = pr.data[s]->d_size / pr.sh[s].sh_entsize;
+	}
+	if (pr.n[0] + pr.n[1] == 0)
+		return;
+	for (uint64_t s = 0; s < 2; s++)
+		for (size_t i = 0; i < pr.n[s]; i++) {
+			GElf_Rela r;
+			if (gelf_getrela(pr.data[s], (int)i, &r) && u64map_get(&pr.slot, r.r_offset) == NULL)
+				*u64map_slot(&pr.slot, r.r_offset) = s << 40 | i;
+		}
+	static const char *const plts[] = { ".plt", ".plt.sec", ".plt.got" };
+	for (size_t p = 0; p < sizeof plts / sizeof plts[0]; p++) {
+		GElf_Shdr sh;
+		Elf_Scn *scn = section_named(elf, plts[p], &sh);
+		Elf_Data *d;
+		if (scn == NULL || sh.sh_type != SHT_PROGBITS || (d = elf_getdata(scn, NULL)) == NULL ||
+		    d->d_buf == NULL)
+			continue;
+		const uint8_t *code = d->d_buf;
+		uint64_t ent = sh.sh_entsize ? sh.sh_entsize : 16, size = d->d_size;
+		if (eh.e_machine == EM_AARCH64 && p == 0) {
+			for (size_t i = 0; i < pr.n[0] && 32 + (i + 1) * 16 <= size; i++) {
+				GElf_Rela r;
+				char *n = gelf_getrela(pr.data[0], (int)i, &r) ? reloc_name(st, &pr.sh[0], &r) : NULL;
+				if (n == NULL)
+					continue;
+				grow(&st->syms, cap, st->nsyms + 1, sizeof *st->syms);
+				st->syms[st->nsyms++] = (struct fsym){ sh.sh_addr + 32 + i * 16, 16,
+								       own(st, xasprintf("%s@plt", n)), 0 };
+				free(n);
+			}
+			continue;
+		}
+		if (eh.e_machine != EM_X86_64 || ent < 6 || ent > 64)
+			continue;
+		for (uint64_t at = 0; at + ent <= size; at += ent) {
+			const uint8_t *e = code + at;
+			size_t k = 0;
+			if (ent >= 10 && e[0] == 0xf3 && e[1] == 0x0f && e[2] == 0x1e && e[3] == 0xfa)
+				k = 4;                 /* endbr64 */
+			if (e[k] == 0xf2)
+				k++;                   /* bnd */
+			if (k + 6 > ent || e[k] != 0xff || e[k + 1] != 0x25)
+				continue;
+			int32_t disp = (int32_t)((uint32_t)e[k + 2] | (uint32_t)e[k + 3] << 8 | (uint32_t)e[k + 4] << 16 |
+						 (uint32_t)e[k + 5] << 24);
+			uint64_t got = sh.sh_addr + at + k + 6 + (uint64_t)(int64_t)disp;
+			char *n = got_slot_name(st, &pr, got);
+			if (n == NULL)
+				continue;
+			grow(&st->syms, cap, st->nsyms + 1, sizeof *st->syms);
+			st->syms[st->nsyms++] = (struct fsym){ sh.sh_addr + at, ent, own(st, xasprintf("%s@plt", n)), 0 };
+			free(n);
+		}
+	}
+	u64map_free(&pr.slot);
+}
+
 /* Index the function symbols (.symtab, else .dynsym, as libdwfl picks). */
 static void load_symbols(struct symtab *st)
 {
@@ -402,6 +591,7 @@ static void load_symbols(struct symtab *st)
 		st->syms[st->nsyms++] = (struct fsym){ a - st->bias, sym.st_size, name,
 						       GELF_ST_BIND(sym.st_info) != STB_LOCAL };
 	}
+	load_plt_symbols(st, &cap);
 	sort(st->syms, st->nsyms, sizeof *st->syms, cmp_fsym);
 	size_t k = 0;   /* keep the preferred symbol at each address */
 	for (size_t i = 0; i < st->nsyms; i++)

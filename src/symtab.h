@@ -18,7 +18,8 @@
 struct symtab;
 
 struct symbol {
-	const char *name;              /* demangled; "MODULE+0xSTART" if known only from .eh_frame */
+	const char *name;              /* demangled; "FUNC@plt" for a PLT stub (as objdump names it);
+					  "MODULE+0xSTART" if known only from .eh_frame */
 	uint64_t start;                /* link-time address of the first byte */
 	uint64_t end;                  /* one past the last byte, or 0 if unknown */
 };

@@ -44,6 +44,6 @@ printf 'module\toffset\n' >nobid.tsv
 $P sym nobid.tsv 2>err; [ $? -eq 1 ] && grep -q "nobid.tsv: no 'build_id' column" err || fail "missing column: $(cat err)"
 printf 'a\tb\tsamples\nx\ty\n' | $P sum --by=a 2>err; [ $? -eq 1 ] && grep -q "standard input:2: 2 fields, but the header has 3" err || fail "short row: $(cat err)"
 printf 'a\tsamples\nx\t-3\n' | $P sum --by=a 2>err; [ $? -eq 1 ] && grep -q "bad samples '-3'" err || fail "negative samples: $(cat err)"
-$P sum --by=nope <extra.tsv 2>err; [ $? -eq 1 ] && grep -q "no 'nope' column" err || fail "unknown key: $(cat err)"
+$P sum --by=nope <extra.tsv 2>err; [ $? -eq 2 ] && grep -q "no 'nope' column" err || fail "unknown key: $(cat err)"
 : | $P sym 2>err; [ $? -eq 1 ] && grep -q "empty input" err || fail "empty input: $(cat err)"
 pass "pipeline == report for 7 views and a split x 2 formats x 1 and 2 files"

@@ -13,12 +13,13 @@ run_all() {
 	$P sum --by=module line.tsv >sum-module.txt
 	$P sum --by=module,function --format=tsv line.tsv >sum-function.tsv
 	$P report g.pct >report.txt 2>/dev/null
+	$P report -l g.pct >report-long.txt 2>/dev/null
 	$P report --by=address --format=tsv g.pct >report-address.tsv 2>/dev/null
 	$P report --by=thread g.pct >report-thread.txt 2>/dev/null
 	$P report --split=thread --format=tsv g.pct >report-split.tsv 2>/dev/null
 }
 run_all
-outs="dump.tsv sym.tsv line.tsv sum-module.txt sum-function.tsv report.txt report-address.tsv report-thread.txt report-split.tsv"
+outs="dump.tsv sym.tsv line.tsv sum-module.txt sum-function.tsv report.txt report-long.txt report-address.tsv report-thread.txt report-split.tsv"
 if [ "${1:-}" = --update ]; then
 	cp $outs "$G/" && echo "updated $G" && exit 0
 fi

@@ -56,5 +56,5 @@ echo "A/A: $bad of 10 pairs flagged something"
 # groups, and the usage errors
 $P diff a1.pct a2.pct -- b1.pct b2.pct | head -1 | grep -q '^# base: 2 files' || fail "groups"
 $P diff a1.pct 2>/dev/null; [ $? -eq 2 ] || fail "one operand should be a usage error"
-$P diff --alpha=2 a1.pct b1.pct 2>/dev/null; [ $? -eq 1 ] || fail "bad alpha"
+$P diff --alpha=2 a1.pct b1.pct 2>/dev/null; [ $? -eq 2 ] || fail "bad alpha: a usage error (2)"
 pass "diff"
