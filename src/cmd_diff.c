@@ -100,8 +100,8 @@ static void read_side(struct side *sd, char *const *files, size_t n, const struc
 
 static double period_of(const struct side *sd)
 {
-	uint64_t n = sd->a.total + sd->dropped;
-	return n && sd->cpu_ns ? (double)sd->cpu_ns / 1e9 / (double)n : 0;
+	double rate = stats_rate_hz(sd->a.total + sd->dropped, sd->cpu_ns);
+	return rate > 0 ? 1 / rate : 0;
 }
 
 static void print_text(const struct diff_row *r, size_t n, size_t shown, char **keys, size_t nkeys,

@@ -65,6 +65,12 @@ static void write_meta(const struct pset *s, FILE *out)
 	put_tsv_field(s->profiles[0].hdr.dimension, out);
 	fprintf(out, " event=%s", event_name(s->profiles[0].hdr.event));
 	fputc('\n', out);
+	fprintf(out, "#pct cpu_before_ns=%llu expected=", (unsigned long long)s->cpu_before_ns);
+	if (s->expected >= 0)
+		fprintf(out, "%.1f", s->expected);
+	else
+		fputc('-', out);
+	fprintf(out, " mechanism=%s\n", s->profiles[0].hdr.mechanism == PCT_MECH_PERF ? "perf" : "timer");
 	if (s->runs == 1) {
 		fprintf(out, "#pct file=");
 		put_tsv_field(s->profiles[0].file, out);

@@ -28,6 +28,7 @@
 
 #include "infile.h"
 #include "profile.h"
+#include "stats.h"
 #include "util.h"
 
 #define PROFILE_MAX_SAMPLES (1ULL << 48)
@@ -653,6 +654,25 @@ const char *event_name(uint32_t event)
 
 double profile_rate(const struct profile *p)
 {
-	uint64_t n = p->total + p->hdr.dropped;
-	return p->cpu_ns && n ? (double)n / ((double)p->cpu_ns / 1e9) : 0.0;
+	return stats_rate_hz(p->total + p->hdr.dropped, p->cpu_ns);
+}
+
+int profile_measures_cpu(const struct profile *p)
+{
+	return p->hdr.event == PCT_EVENT_CPU || p->hdr.event == PCT_EVENT_USER;
+}
+
+uint64_t profile_sampled_ns(const struct profile *p)
+{
+	uint64_t ns;
+	if (!profile_measures_cpu(p))
+		return 0;
+	return __builtin_mul_overflow(p->total + p->hdr.dropped, p->hdr.period_requested_ns, &ns) ? UINT64_MAX : ns;
+}
+
+double profile_expected_samples(const struct profile *p)
+{
+	if (!profile_measures_cpu(p) || p->hdr.period_requested_ns == 0)
+		return -1;
+	return (double)(p->hdr.cpu_last_ns - p->hdr.cpu_start_ns) / (double)p->hdr.period_requested_ns;
 }

@@ -51,6 +51,13 @@ int pset_add(struct pset *s, struct profile *p, char *err, size_t errlen)
 	s->dropped += p->hdr.dropped;
 	s->cpu_ns += p->cpu_ns;
 	s->runs += p->hdr.runs ? p->hdr.runs : 1;
+	if (__builtin_add_overflow(s->cpu_before_ns, p->hdr.cpu_start_ns, &s->cpu_before_ns))
+		s->cpu_before_ns = UINT64_MAX;
+	double e = profile_expected_samples(p);
+	if (f == 0)
+		s->expected = e;
+	else if (s->expected >= 0)
+		s->expected = e >= 0 ? s->expected + e : -1;
 	return 0;
 }
 

@@ -32,6 +32,10 @@ struct pset {
 	uint64_t dropped;              /* samples lost to full tables */
 	uint64_t cpu_ns;               /* CPU time covered, all files */
 	uint64_t runs;                 /* runs summed: files, counting merged ones as their runs */
+	uint64_t cpu_before_ns;        /* CPU time of the processes before sampling started
+					  (header cpu_start_ns), all files; saturates at UINT64_MAX */
+	double expected;               /* samples expected at the requested period, all files
+					  (profile_expected_samples), or -1 if not CPU time */
 };
 
 /*
