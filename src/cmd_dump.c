@@ -65,7 +65,7 @@ static void write_meta(const struct pset *s, FILE *out)
 	put_tsv_field(s->profiles[0].hdr.dimension, out);
 	fprintf(out, " event=%s", event_name(s->profiles[0].hdr.event));
 	fputc('\n', out);
-	fprintf(out, "#pct cpu_before_ns=%llu expected=", (unsigned long long)s->cpu_before_ns);
+	fprintf(out, "#pct cpu_before_ns=%llu expected=", (unsigned long long)pset_cpu_before_ns(s));
 	if (s->expected >= 0)
 		fprintf(out, "%.1f", s->expected);
 	else

@@ -112,4 +112,16 @@ grep -q "^# not sampled: $sum ms of CPU time before sampling started" hs.txt ||
 "$PCTBIN" merge -o m.pct h.pct s.pct || fail "merge"
 "$PCTBIN" report m.pct >m.txt || fail "report m.pct"
 diff <(grep '^# not sampled' hs.txt) <(grep '^# not sampled' m.txt) || fail "merge changed what is not sampled"
+
+# exec: the process's CPU clock runs on into the new program, whose
+# cpu_start_ns holds the 0.3 s the child burned (and sampled) before it
+# exec'd; a report of the tree counts that time once, as sampled
+"$PCTBIN" record -o fe.pct "$PROGS/forkexec" >/dev/null 2>fe.err || fail "record forkexec: $(cat fe.err)"
+execd=$(ls fe.*.*.pct) || fail "no exec'd program's profile: $(ls)"
+start=$(od -An -t u8 -j 96 -N 8 "$execd")
+"$PCTBIN" report fe.pct fe.*.pct >fe.txt || fail "report forkexec"
+fe_before=$(secs_of fe.txt "before sampling started")
+echo "forkexec: the exec'd program started sampling at $start ns of its process's CPU time; the tree: ${fe_before:-0} s before"
+awk -v s="$start" -v b="${fe_before:-0}" 'BEGIN { exit !(s > 0.25e9 && b < 0.1) }' ||
+	fail "the time before exec is counted as unsampled: $(sed -n 2,3p fe.txt)"
 pass "the CPU time not sampled is stated, and matches the truth"
