@@ -161,6 +161,13 @@ struct run {
 					  (profile_sampled_ns), summed */
 };
 
+/* Add the CPU time p's samples stand for to run's, saturating. */
+static void add_sampled(struct run *run, const struct profile *p)
+{
+	if (__builtin_add_overflow(run->sampled_ns, profile_sampled_ns(p), &run->sampled_ns))
+		run->sampled_ns = UINT64_MAX;
+}
+
 /*
  * Read path as a profile this run wrote: a regular file (never a FIFO,
  * which would block, nor through a symbolic link), owned by our effective
@@ -199,9 +206,9 @@ static int summarize(const char *file, const char *shown, const char *cmd, struc
 	char why[512];
 
 	if (lstat(file, &st) != 0) {
-		/* the likeliest reason first: a short run, whose CPU time (from
-		 * wait4, which counts the dynamic loader's time before pct
-		 * starts too) we know */
+		/* the likeliest reason first: a short run, whose own CPU time
+		 * (own_cpu_ns: the dynamic loader's time before pct starts
+		 * included, its children's not) we know */
 		if (run->period_ns && run->own_ns != UINT64_MAX)
 			fprintf(stderr, "pct: '%s' wrote no profile: no sample in its %s %.0f ms of CPU time (one "
 					"per %.1f ms, from when pct started in it), or a static program not linked "
@@ -226,7 +233,7 @@ static int summarize(const char *file, const char *shown, const char *cmd, struc
 		profile_free(&p);
 		return 0;
 	}
-	run->sampled_ns += profile_sampled_ns(&p);
+	add_sampled(run, &p);
 	double rate = profile_rate(&p);
 	fprintf(stderr, "pct: %llu samples", (unsigned long long)(p.total + p.hdr.dropped));
 	if (rate > 0)
@@ -364,7 +371,7 @@ static void list_tree(const char *file, const char *shown, int have_main, struct
 				ignored++;
 				continue;
 			}
-			run->sampled_ns += profile_sampled_ns(&p);
+			add_sampled(run, &p);
 			grow(&v, &cap, n + 1, sizeof *v);
 			v[n++] = (struct child_file){ xasprintf("%.*s.%s", (int)slen, shown, rest), p.hdr.pid,
 						      xstrdup(p.command), p.total + p.hdr.dropped };
