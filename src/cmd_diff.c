@@ -100,8 +100,7 @@ static void read_side(struct side *sd, char *const *files, size_t n, const struc
 
 static double period_of(const struct side *sd)
 {
-	double rate = stats_rate_hz(sd->a.total + sd->dropped, sd->cpu_ns);
-	return rate > 0 ? 1 / rate : 0;
+	return stats_period(sd->cpu_ns, sd->a.total + sd->dropped) / 1e9;
 }
 
 static void print_text(const struct diff_row *r, size_t n, size_t shown, char **keys, size_t nkeys,

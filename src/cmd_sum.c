@@ -171,7 +171,7 @@ static void print_summary(FILE *out, const struct meta *m, uint64_t total)
 			fprintf(out, " (%llu ", (unsigned long long)m->cpu_ns);
 			esc_fputs(m->dimension, out);
 			fprintf(out, " in all, one sample per %.0f)",
-				total + m->dropped ? (double)m->cpu_ns / (double)(total + m->dropped) : 0.0);
+				stats_period(m->cpu_ns, total + m->dropped));
 		} else {
 			double rate = stats_rate_hz(total + m->dropped, m->cpu_ns);
 			const char *what = strcmp(m->event, "wall") == 0 ? "wall-clock time (all threads)"

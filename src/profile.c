@@ -32,6 +32,8 @@
 #include "util.h"
 
 #define PROFILE_MAX_SAMPLES (1ULL << 48)
+/* no process uses 2^62 ns of CPU time (146 years): more is damage */
+#define PROFILE_MAX_CPU_NS (1ULL << 62)
 
 static int fail(char *err, size_t errlen, const char *file, const char *fmt, ...)
 {
@@ -167,6 +169,9 @@ static int check_header(const struct pct_header *h, uint64_t size, const char *f
 			    (unsigned long long)pool_max);
 	if (h->cpu_last_ns < h->cpu_start_ns)
 		return fail(err, errlen, file, "CPU time at the last sample precedes the start");
+	if (h->cpu_last_ns > PROFILE_MAX_CPU_NS)
+		return fail(err, errlen, file, "header field cpu_last_ns is %llu ns, more CPU time than a process "
+			    "can use (2^62 ns, 146 years)", (unsigned long long)h->cpu_last_ns);
 	/* no process takes 2^48 samples (890 years of CPU at 10 kHz): a
 	 * larger count is damage, not data */
 	const struct { const char *name; uint64_t v; } counts[] = {

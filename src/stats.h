@@ -61,6 +61,9 @@ double stats_resolution_percent(uint64_t total);
  * 0.  The effective period is its inverse.  The one definition of the
  * "effective rate" that the reports and `pct record` print. */
 double stats_rate_hz(uint64_t samples, uint64_t span_ns);
+/* The effective period: span / samples, in the span's unit (ns, or
+ * events of a count); 0 when samples is 0. */
+double stats_period(uint64_t span, uint64_t samples);
 
 /* How many standard deviations a count must fall below its expectation
  * before pct calls the difference lost samples rather than noise. */

@@ -113,6 +113,13 @@ grep -q "^# not sampled: $sum ms of CPU time before sampling started" hs.txt ||
 "$PCTBIN" report m.pct >m.txt || fail "report m.pct"
 diff <(grep '^# not sampled' hs.txt) <(grep '^# not sampled' m.txt) || fail "merge changed what is not sampled"
 
+# a damaged header: CPU times no process can have are refused, the field
+# named (not stated as years not sampled)
+cp h.pct bad.pct
+perl -e 'open F, "+<", $ARGV[0] or die; seek F, 96, 0; print F pack("Q<Q<", 1 << 63, (1 << 63) + 1)' bad.pct
+"$PCTBIN" report bad.pct >bad.out 2>bad.err; rc=$?
+[ $rc = 1 ] && grep -q "bad.pct.*cpu_last_ns" bad.err || fail "a CPU time of 2^63 ns: status $rc, $(cat bad.err bad.out | head -3)"
+
 # exec: the process's CPU clock runs on into the new program, whose
 # cpu_start_ns holds the 0.3 s the child burned (and sampled) before it
 # exec'd; a report of the tree counts that time once, as sampled

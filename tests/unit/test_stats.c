@@ -146,6 +146,7 @@ static void test_unsampled(void)
 {
 	CHECK(stats_rate_hz(905, 3620000000u) == 250.0);
 	CHECK(stats_rate_hz(0, 1000) == 0 && stats_rate_hz(10, 0) == 0);
+	CHECK(stats_period(3620000000u, 905) == 4000000.0 && stats_period(5, 0) == 0);
 	double share = -1;
 	/* 10000 expected: sqrt is 100, so up to 300 short is noise */
 	CHECK(stats_shortfall(9700, 10000, &share) == 0 && share == -1);
