@@ -70,7 +70,11 @@ static void write_meta(const struct pset *s, FILE *out)
 		fprintf(out, "%.1f", s->expected);
 	else
 		fputc('-', out);
-	fprintf(out, " mechanism=%s\n", s->profiles[0].hdr.mechanism == PCT_MECH_PERF ? "perf" : "timer");
+	size_t incomplete = 0;
+	for (size_t i = 0; i < s->nprofiles; i++)
+		incomplete += s->profiles[i].hdr.state != PCT_STATE_COMPLETE;
+	fprintf(out, " mechanism=%s incomplete=%zu\n", s->profiles[0].hdr.mechanism == PCT_MECH_PERF ? "perf" : "timer",
+		incomplete);
 	if (s->runs == 1) {
 		fprintf(out, "#pct file=");
 		put_tsv_field(s->profiles[0].file, out);

@@ -46,6 +46,7 @@ struct meta {
 	uint64_t cpu_before_ns;        /* CPU time before sampling started, ns */
 	double expected;               /* samples expected at the requested period; -1: unknown */
 	char mechanism[16];            /* "timer", "perf" or "" */
+	uint64_t incomplete;           /* files whose process never finished sampling */
 	char dimension[32];
 	char event[32];
 	char file[512];
@@ -78,11 +79,13 @@ static void parse_meta(const struct tsv *t, struct meta *m)
 			m->have = 1;
 			lines++;
 		} else if (strncmp(c, "#pct cpu_before_ns=", 19) == 0) {
-			unsigned long long before;
+			unsigned long long before, incomplete = 0;
 			char expected[32];
-			if (sscanf(c, "#pct cpu_before_ns=%llu expected=%31s mechanism=%15s", &before, expected,
-				   m->mechanism) != 3)
+			int got = sscanf(c, "#pct cpu_before_ns=%llu expected=%31s mechanism=%15s incomplete=%llu", &before,
+					 expected, m->mechanism, &incomplete);
+			if (got < 3)
 				continue;
+			m->incomplete = m->incomplete + incomplete < incomplete ? UINT64_MAX : m->incomplete + incomplete;
 			char *end;
 			double e = strtod(expected, &end);
 			if (*end || !(e >= 0) || e > 1e18)
@@ -133,6 +136,10 @@ static void print_unsampled(FILE *out, const struct meta *m, uint64_t total)
 		fprintf(out, " of CPU time before sampling started (the dynamic loader, constructors; after an "
 			"exec, the earlier program)\n");
 	}
+	if (m->incomplete)
+		fprintf(out, "# not sampled: the CPU time after the last sample of %llu profile%s whose process did "
+			"not finish sampling (it exec'd, called _exit, or was killed; or it still runs)\n",
+			(unsigned long long)m->incomplete, m->incomplete == 1 ? "" : "s");
 	double share;
 	if (m->expected < 0 || !stats_shortfall(total + m->dropped, m->expected, &share))
 		return;

@@ -131,4 +131,9 @@ fe_before=$(secs_of fe.txt "before sampling started")
 echo "forkexec: the exec'd program started sampling at $start ns of its process's CPU time; the tree: ${fe_before:-0} s before"
 awk -v s="$start" -v b="${fe_before:-0}" 'BEGIN { exit !(s > 0.25e9 && b < 0.1) }' ||
 	fail "the time before exec is counted as unsampled: $(sed -n 2,3p fe.txt)"
+# the child's file before exec was never finished: its end is unknown, and
+# the summary says so; h.pct was finished
+grep -q "^# not sampled: the CPU time after the last sample of 1 profile whose process did not finish" fe.txt ||
+	fail "the unfinished profile is not named: $(sed -n 2,5p fe.txt)"
+grep -q "did not finish sampling" h.txt && fail "h.pct, finished, is called unfinished: $(sed -n 2,5p h.txt)"
 pass "the CPU time not sampled is stated, and matches the truth"
