@@ -7,9 +7,10 @@ set -eu
 # callgrind_annotate (valgrind), protoc and headless chromium
 need="libdw-dev libdebuginfod-dev libelf-dev libcapstone-dev libiberty-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler golang-github-google-pprof-dev libc6-dev xz-utils gzip python3 binutils clang util-linux"
 need="$need google-perftools valgrind protobuf-compiler chromium"
-# the Go toolchain for the Go host test (e2e 54)
-need="$need golang-go"
-[ "${1:-}" = bench ] && need="$need libgoogle-perftools4 linux-perf python3-dbg"
+# the Go toolchain for the Go host test (e2e 54); perf, the reference of
+# the xz comparison (e2e 87)
+need="$need golang-go linux-perf"
+[ "${1:-}" = bench ] && need="$need libgoogle-perftools4 python3-dbg"
 missing=
 for p in $need; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing="$missing $p"

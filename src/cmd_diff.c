@@ -107,8 +107,7 @@ static void read_side(struct side *sd, char *const *files, size_t n, const struc
 
 static double period_of(const struct side *sd)
 {
-	uint64_t n = sd->a.total + sd->dropped;
-	return n && sd->cpu_ns ? (double)sd->cpu_ns / 1e9 / (double)n : 0;
+	return stats_period(sd->cpu_ns, sd->a.total + sd->dropped) / 1e9;
 }
 
 /* How text is printed: -l, --full-names and the terminal's width. */

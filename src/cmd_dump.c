@@ -66,6 +66,16 @@ static void write_meta(const struct pset *s, FILE *out)
 	put_tsv_field(s->profiles[0].hdr.dimension, out);
 	fprintf(out, " event=%s", event_name(s->profiles[0].hdr.event));
 	fputc('\n', out);
+	fprintf(out, "#pct cpu_before_ns=%llu expected=", (unsigned long long)pset_cpu_before_ns(s));
+	if (s->expected >= 0)
+		fprintf(out, "%.1f", s->expected);
+	else
+		fputc('-', out);
+	size_t incomplete = 0;
+	for (size_t i = 0; i < s->nprofiles; i++)
+		incomplete += s->profiles[i].hdr.state != PCT_STATE_COMPLETE;
+	fprintf(out, " mechanism=%s incomplete=%zu\n", s->profiles[0].hdr.mechanism == PCT_MECH_PERF ? "perf" : "timer",
+		incomplete);
 	if (s->runs == 1) {
 		fprintf(out, "#pct file=");
 		put_tsv_field(s->profiles[0].file, out);

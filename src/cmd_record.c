@@ -39,8 +39,9 @@ static const char usage[] =
 	"first renamed to FILE.old (only a regular file: record refuses a link,\n"
 	"FIFO or device there).  Every process of the tree is profiled: a\n"
 	"forked or exec'd process writes FILE's stem + \".PID.pct\" beside FILE,\n"
-	"and record lists those its own run wrote (see pct-record(1)).  The\n"
-	"exit status is COMMAND's.\n"
+	"and record lists those its own run wrote (see pct-record(1)), with a\n"
+	"pct report command for them and the share of COMMAND's CPU time\n"
+	"(wait4) their samples cover.  The exit status is COMMAND's.\n"
 	"\n"
 	"  -o, --output=FILE  write the profile to FILE\n"
 	"  -e, --event=EVENT  cpu (default): user + system CPU time, CPU-time timers\n"
@@ -116,7 +117,33 @@ static int pass_status(int status)
 	return 1;
 }
 
-/* pread(2) all of len bytes at off. */
+/*
+ * The CPU time of pid itself, user + system, ns, without that of the
+ * children it waited for (which wait4's rusage adds): fields 14 and 15 of
+ * /proc/PID/stat, in clock ticks.  Call it while pid is a zombie not yet
+ * reaped.  UINT64_MAX if it cannot be read; the tick's length in ns is put
+ * in *tick_ns.
+ */
+static uint64_t own_cpu_ns(pid_t pid, uint64_t *tick_ns)
+{
+	char path[40], buf[1024];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (f == NULL)
+		return UINT64_MAX;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	char *p = strrchr(buf, ')');      /* the name may hold spaces and ')' */
+	unsigned long long ut, st;
+	long tick = sysconf(_SC_CLK_TCK);
+	if (p == NULL || tick <= 0 ||
+	    sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+		return UINT64_MAX;
+	*tick_ns = (uint64_t)(1e9 / (double)tick);
+	return (uint64_t)((ut + st) * (1e9 / (double)tick));
+}
+
 /* One run of record: the command's pid, when it started, and the token
  * put in $PCT_SESSION that each of its processes copies into its
  * profile's header. */
@@ -125,8 +152,21 @@ struct run {
 	int64_t started;               /* CLOCK_REALTIME, ns */
 	uint64_t session;
 	uint64_t cpu_ns;               /* the command's CPU time, user + system (wait4), ns */
+	uint64_t user_ns;              /* the user part of cpu_ns */
+	uint64_t own_ns;               /* the command's own CPU time, without its children's
+					  (/proc/PID/stat before it is reaped), or UINT64_MAX */
+	uint64_t own_tick_ns;          /* the resolution of own_ns: one clock tick */
 	uint64_t period_ns;            /* one sampling period of a CPU-time event, or 0 */
+	uint64_t sampled_ns;           /* CPU time the listed files' samples stand for
+					  (profile_sampled_ns), summed */
 };
+
+/* Add the CPU time p's samples stand for to run's, saturating. */
+static void add_sampled(struct run *run, const struct profile *p)
+{
+	if (__builtin_add_overflow(run->sampled_ns, profile_sampled_ns(p), &run->sampled_ns))
+		run->sampled_ns = UINT64_MAX;
+}
 
 /*
  * Read path as a profile this run wrote: a regular file (never a FIFO,
@@ -159,20 +199,25 @@ static int read_own(const char *path, const struct run *run, struct profile *p, 
 /* The summary line of FILE, the command's own profile: only if this run
  * wrote it (the command's pid, our user, started during the run).
  * Returns 1 if it did. */
-static int summarize(const char *file, const char *shown, const char *cmd, const struct run *run)
+static int summarize(const char *file, const char *shown, const char *cmd, struct run *run)
 {
 	struct profile p;
 	struct stat st;
 	char why[512];
 
 	if (lstat(file, &st) != 0) {
-		/* the likeliest reason first: a short run, whose CPU time (from
-		 * wait4, which counts the dynamic loader's time before pct
-		 * starts too) we know */
-		if (run->period_ns)
-			fprintf(stderr, "pct: '%s' wrote no profile: no sample in its %.1f ms of CPU time (one per "
-					"%.1f ms, from when pct started in it), or a static program not linked "
-					"with libpct, or a setuid one\n", cmd, run->cpu_ns / 1e6, run->period_ns / 1e6);
+		/* the likeliest reason first: a short run, whose own CPU time
+		 * (own_cpu_ns: the dynamic loader's time before pct starts
+		 * included, its children's not) we know */
+		if (run->period_ns && run->own_ns != UINT64_MAX)
+			fprintf(stderr, "pct: '%s' wrote no profile: no sample in its %s %.0f ms of CPU time (one "
+					"per %.1f ms, from when pct started in it), or a static program not linked "
+					"with libpct, or a setuid one\n", cmd, run->own_ns ? "about" : "less than",
+				(run->own_ns ? run->own_ns : run->own_tick_ns) / 1e6, run->period_ns / 1e6);
+		else if (run->period_ns)
+			fprintf(stderr, "pct: '%s' wrote no profile: no sample (one per %.1f ms of its CPU time, from "
+					"when pct started in it), or a static program not linked with libpct, or a "
+					"setuid one\n", cmd, run->period_ns / 1e6);
 		else
 			fprintf(stderr, "pct: '%s' wrote no profile (no sample, or a static program not linked "
 					"with libpct, or a setuid one)\n", cmd);
@@ -188,6 +233,7 @@ static int summarize(const char *file, const char *shown, const char *cmd, const
 		profile_free(&p);
 		return 0;
 	}
+	add_sampled(run, &p);
 	double rate = profile_rate(&p);
 	fprintf(stderr, "pct: %llu samples", (unsigned long long)(p.total + p.hdr.dropped));
 	if (rate > 0)
@@ -260,6 +306,8 @@ static void check_event(const char *event)
  * single quotes; control bytes escaped (escape.h). */
 static void put_word(const char *s, FILE *out)
 {
+	if (s[0] == '-')               /* an operand, not an option */
+		fputs("./", out);
 	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-:,@%=") == strlen(s)) {
 		esc_fputs(s, out);
 		return;
@@ -301,7 +349,7 @@ struct child_file {
  * may be /tmp), so a file counts only if read_own() accepts it: ours,
  * and carrying this run's session token.
  */
-static void list_tree(const char *file, const char *shown, int have_main, const struct run *run)
+static void list_tree(const char *file, const char *shown, int have_main, struct run *run)
 {
 	size_t len = strlen(file), slen = strlen(shown);
 	if (len > 4 && strcmp(file + len - 4, ".pct") == 0)
@@ -323,6 +371,7 @@ static void list_tree(const char *file, const char *shown, int have_main, const 
 				ignored++;
 				continue;
 			}
+			add_sampled(run, &p);
 			grow(&v, &cap, n + 1, sizeof *v);
 			v[n++] = (struct child_file){ xasprintf("%.*s.%s", (int)slen, shown, rest), p.hdr.pid,
 						      xstrdup(p.command), p.total + p.hdr.dropped };
@@ -341,8 +390,13 @@ static void list_tree(const char *file, const char *shown, int have_main, const 
 		esc_fputs(v[i].command, stderr);
 		fprintf(stderr, "), %llu samples\n", (unsigned long long)v[i].samples);
 	}
+	if (n == 0 && have_main) {
+		fputs("pct: report it with `pct report ", stderr);
+		put_word(shown, stderr);
+		fputs("`\n", stderr);
+	}
 	if (n) {
-		fputs("pct: report them together with `pct report [--by=process]", stderr);
+		fputs("pct: report them together with `pct report", stderr);
 		if (have_main) {
 			fputc(' ', stderr);
 			put_word(shown, stderr);
@@ -352,12 +406,12 @@ static void list_tree(const char *file, const char *shown, int have_main, const 
 				fputc(' ', stderr);
 				put_word(v[i].name, stderr);
 			}
-			fputs("`\n", stderr);
+			fputs("` (add --by=process for one row per process)\n", stderr);
 		} else {
 			char *glob_word = xasprintf("%.*s.", (int)slen, shown);
 			fputc(' ', stderr);
 			put_word(glob_word, stderr);
-			fputs("*.pct`\n", stderr);
+			fputs("*.pct` (add --by=process for one row per process)\n", stderr);
 			fprintf(stderr, "pct: (%zu files: the glob also matches any file someone else puts there; "
 					"check with `ls -l` first)\n", n);
 			free(glob_word);
@@ -372,6 +426,25 @@ static void list_tree(const char *file, const char *shown, int have_main, const 
 		free(v[i].command);
 	}
 	free(v);
+}
+
+/*
+ * The share of the tree's CPU time that the samples of the files record
+ * listed stand for.  The tree's CPU time is wait4's: the command's own and
+ * that of every descendant waited for (by its parent, or by init if it was
+ * orphaned, which then does not count here), user + system for event cpu,
+ * user only for event user.  Nothing is printed for other events.
+ */
+static void print_coverage(const struct run *run, const char *event)
+{
+	int user = event && strcmp(event, "user") == 0;
+	if (event && strcmp(event, "cpu") != 0 && !user)
+		return;
+	uint64_t tree = user ? run->user_ns : run->cpu_ns;
+	double share = tree ? 100.0 * (double)run->sampled_ns / (double)tree : 0;
+	fprintf(stderr, "pct: the samples cover %.0f%% (%.3f s) of the %.3f s of %s the command used, with the "
+			"descendants it waited for (wait4)%s\n", share, run->sampled_ns / 1e9, tree / 1e9,
+		user ? "user CPU time" : "CPU time", tree && share < 90 ? "; see pct-record(1), UNSAMPLED TIME" : "");
 }
 
 /*
@@ -523,11 +596,17 @@ int cmd_record(int argc, char **argv)
 	run.child = pid;
 	int status;
 	struct rusage ru;
+	siginfo_t si;
+	run.own_ns = UINT64_MAX;
+	while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+		;
+	run.own_ns = own_cpu_ns(pid, &run.own_tick_ns);
 	while (wait4(pid, &status, 0, &ru) < 0)
 		if (errno != EINTR)
 			die("record: wait4: %s", strerror(errno));
 	run.cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
 		     (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
+	run.user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u + (uint64_t)ru.ru_utime.tv_usec * 1000u;
 	if (event == NULL || strcmp(event, "cpu") == 0 || strcmp(event, "user") == 0)
 		run.period_ns = 1000000000u / (hz ? strtoul(hz, NULL, 10) : 250);
 	sigaction(SIGINT, &oldint, NULL);
@@ -539,6 +618,7 @@ int cmd_record(int argc, char **argv)
 	      lstat(file, &st) != 0))
 		have_main = summarize(file, shown, cmd[0], &run);
 	list_tree(file, shown, have_main, &run);
+	print_coverage(&run, event);
 	free(preload);
 	free(shown);
 	free(file);

@@ -52,6 +52,10 @@ static const char usage[] =
 struct meta {
 	size_t files;
 	uint64_t dropped, cpu_ns;
+	uint64_t cpu_before_ns;        /* CPU time before sampling started, ns */
+	double expected;               /* samples expected at the requested period; -1: unknown */
+	char mechanism[16];            /* "timer", "perf" or "" */
+	uint64_t incomplete;           /* files whose process never finished sampling */
 	char dimension[32];
 	char event[32];
 	char file[512];
@@ -65,6 +69,7 @@ static void parse_meta(const struct tsv *t, struct meta *m)
 {
 	memset(m, 0, sizeof *m);
 	strcpy(m->dimension, "seconds");
+	int lines = 0, cpu_lines = 0;
 	for (size_t i = 0; i < t->ncomments; i++) {
 		const char *c = t->comments[i];
 		if (strncmp(c, "#pct ", 5) != 0)
@@ -81,6 +86,23 @@ static void parse_meta(const struct tsv *t, struct meta *m)
 			if (ev)
 				sscanf(ev, " event=%31s", m->event);
 			m->have = 1;
+			lines++;
+		} else if (strncmp(c, "#pct cpu_before_ns=", 19) == 0) {
+			unsigned long long before, incomplete = 0;
+			char expected[32];
+			int got = sscanf(c, "#pct cpu_before_ns=%llu expected=%31s mechanism=%15s incomplete=%llu", &before,
+					 expected, m->mechanism, &incomplete);
+			if (got < 3)
+				continue;
+			m->incomplete = m->incomplete + incomplete < incomplete ? UINT64_MAX : m->incomplete + incomplete;
+			char *end;
+			double e = strtod(expected, &end);
+			if (*end || !(e >= 0) || e > 1e18)
+				e = -1;
+			if (m->expected >= 0)          /* 0 at first; -1 once one is unknown */
+				m->expected = e >= 0 ? m->expected + e : -1;
+			m->cpu_before_ns = m->cpu_before_ns + before < before ? UINT64_MAX : m->cpu_before_ns + before;
+			cpu_lines++;
 		} else if (strncmp(c, "#pct file=", 10) == 0) {
 			const char *pid = strstr(c, " pid="), *cmd = pid ? strstr(pid, " cmdline=") : NULL;
 			if (pid && cmd) {
@@ -90,6 +112,58 @@ static void parse_meta(const struct tsv *t, struct meta *m)
 			}
 		}
 	}
+	/* every profile's description must say what it expected, or none is
+	 * known */
+	if (cpu_lines != lines)
+		m->expected = -1, m->cpu_before_ns = 0;
+}
+
+/* A span of time: ms below a second, else seconds. */
+static void put_span(FILE *out, double ns)
+{
+	if (ns < 1e9)
+		fprintf(out, "%.1f ms", ns / 1e6);
+	else
+		fprintf(out, "%.3f seconds", ns / 1e9);
+}
+
+/*
+ * The CPU time that the samples do not cover, and why when it is known:
+ * (i) the time before sampling started in each process (cpu_before_ns);
+ * (ii) samples fewer than the CPU time at the requested period expects,
+ * by more than noise (stats_shortfall).  Dropped samples are counted as
+ * taken here: they have their own line.
+ */
+static void print_unsampled(FILE *out, const struct meta *m, uint64_t total)
+{
+	if (!m->have || strcmp(m->dimension, "seconds") != 0 ||
+	    (strcmp(m->event, "cpu") != 0 && strcmp(m->event, "user") != 0))
+		return;
+	if (m->cpu_before_ns) {
+		fputs("# not sampled: ", out);
+		put_span(out, (double)m->cpu_before_ns);
+		fprintf(out, " of CPU time before sampling started (the dynamic loader, constructors; after an "
+			"exec, the earlier program)\n");
+	}
+	if (m->incomplete)
+		fprintf(out, "# not sampled: the CPU time after the last sample of %llu profile%s whose process did "
+			"not finish sampling (it exec'd, called _exit, or was killed; or it still runs)\n",
+			(unsigned long long)m->incomplete, m->incomplete == 1 ? "" : "s");
+	double share;
+	if (m->expected < 0 || !stats_shortfall(total + m->dropped, m->expected, &share))
+		return;
+	fputs("# not sampled: ", out);
+	put_span(out, share * (double)m->cpu_ns);
+	fprintf(out, " (%.1f%%) of the CPU time above: %llu samples where one per requested period (", 100 * share,
+		(unsigned long long)(total + m->dropped));
+	put_span(out, (double)m->cpu_ns / m->expected);
+	fprintf(out, ") expects %.0f, more than %.0f standard deviations short; ", m->expected, STATS_SHORTFALL_Z);
+	if (strcmp(m->event, "user") == 0 || strcmp(m->mechanism, "perf") == 0)
+		fputs("the CPU time includes system time, which user-time sampling does not see, and samples may "
+		      "have been lost\n", out);
+	else
+		fputs("threads that block pct's signal, and timer expirations lost (threads shorter than a "
+		      "period, expirations the kernel merged), take no sample\n", out);
 }
 
 static void print_summary(FILE *out, const struct meta *m, uint64_t total)
@@ -113,9 +187,9 @@ static void print_summary(FILE *out, const struct meta *m, uint64_t total)
 			fprintf(out, " (%llu ", (unsigned long long)m->cpu_ns);
 			esc_fputs(m->dimension, out);
 			fprintf(out, " in all, one sample per %.0f)",
-				total + m->dropped ? (double)m->cpu_ns / (double)(total + m->dropped) : 0.0);
+				stats_period(m->cpu_ns, total + m->dropped));
 		} else {
-			double rate = m->cpu_ns ? (double)(total + m->dropped) / ((double)m->cpu_ns / 1e9) : 0;
+			double rate = stats_rate_hz(total + m->dropped, m->cpu_ns);
 			const char *what = strcmp(m->event, "wall") == 0 ? "wall-clock time (all threads)"
 					 : strcmp(m->event, "user") == 0 ? "user CPU time" : "CPU time";
 			fprintf(out, " over %.3f %s of %s", (double)m->cpu_ns / 1e9, m->dimension, what);
@@ -124,6 +198,7 @@ static void print_summary(FILE *out, const struct meta *m, uint64_t total)
 		}
 	}
 	fprintf(out, "\n");
+	print_unsampled(out, m, total);
 	if (m->dropped)
 		fprintf(out, "# %llu more samples were dropped: the sample table was full (raise $PCT_SLOTS), "
 			"or the file system had no room for more of the profile\n",

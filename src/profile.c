@@ -29,9 +29,12 @@
 
 #include "infile.h"
 #include "profile.h"
+#include "stats.h"
 #include "util.h"
 
 #define PROFILE_MAX_SAMPLES (1ULL << 48)
+/* no process uses 2^62 ns of CPU time (146 years): more is damage */
+#define PROFILE_MAX_CPU_NS (1ULL << 62)
 
 static int fail(char *err, size_t errlen, const char *file, const char *fmt, ...)
 {
@@ -167,6 +170,9 @@ static int check_header(const struct pct_header *h, uint64_t size, const char *f
 			    (unsigned long long)pool_max);
 	if (h->cpu_last_ns < h->cpu_start_ns)
 		return fail(err, errlen, file, "CPU time at the last sample precedes the start");
+	if (h->cpu_last_ns > PROFILE_MAX_CPU_NS)
+		return fail(err, errlen, file, "header field cpu_last_ns is %llu ns, more CPU time than a process "
+			    "can use (2^62 ns, 146 years)", (unsigned long long)h->cpu_last_ns);
 	/* no process takes 2^48 samples (890 years of CPU at 10 kHz): a
 	 * larger count is damage, not data */
 	const struct { const char *name; uint64_t v; } counts[] = {
@@ -704,6 +710,25 @@ const char *event_name(uint32_t event)
 
 double profile_rate(const struct profile *p)
 {
-	uint64_t n = p->total + p->hdr.dropped;
-	return p->cpu_ns && n ? (double)n / ((double)p->cpu_ns / 1e9) : 0.0;
+	return stats_rate_hz(p->total + p->hdr.dropped, p->cpu_ns);
+}
+
+int profile_measures_cpu(const struct profile *p)
+{
+	return p->hdr.event == PCT_EVENT_CPU || p->hdr.event == PCT_EVENT_USER;
+}
+
+uint64_t profile_sampled_ns(const struct profile *p)
+{
+	uint64_t ns;
+	if (!profile_measures_cpu(p))
+		return 0;
+	return __builtin_mul_overflow(p->total + p->hdr.dropped, p->hdr.period_requested_ns, &ns) ? UINT64_MAX : ns;
+}
+
+double profile_expected_samples(const struct profile *p)
+{
+	if (!profile_measures_cpu(p) || p->hdr.period_requested_ns == 0)
+		return -1;
+	return (double)(p->hdr.cpu_last_ns - p->hdr.cpu_start_ns) / (double)p->hdr.period_requested_ns;
 }

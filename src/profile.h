@@ -95,8 +95,30 @@ int is_profile(const char *path);
 /* The name of an event (pct_format.h), e.g. "cpu", or "?" */
 const char *event_name(uint32_t event);
 
-/* Samples per second of the dimension (Hz), or 0 if unknown. */
+/* Samples per second of the dimension (Hz), or 0 if unknown: samples
+ * (with the dropped ones) over cpu_ns (stats_rate_hz). */
 double profile_rate(const struct profile *p);
+
+/* 1 if the profile's samples measure CPU time (event cpu or user), whose
+ * span the header records (cpu_start_ns, cpu_last_ns), else 0. */
+int profile_measures_cpu(const struct profile *p);
+
+/* The CPU time the samples stand for, ns: (total + dropped) samples x
+ * period_requested_ns (saturating); 0 if the profile does not measure
+ * CPU time. */
+uint64_t profile_sampled_ns(const struct profile *p);
+
+/*
+ * The samples the profile should hold if every period of its CPU time had
+ * been sampled: the process's CPU time from the start of sampling to its
+ * end (cpu_last_ns - cpu_start_ns, CLOCK_PROCESS_CPUTIME_ID, user +
+ * system) over the period asked of the kernel (period_requested_ns).
+ * Compare with total + hdr.dropped (stats_shortfall).  -1 if the profile
+ * does not measure CPU time or has no requested period.  With event user,
+ * or with perf's user-only sampling of event cpu, the span still counts
+ * system time, which such samples never see.
+ */
+double profile_expected_samples(const struct profile *p);
 
 /* A hex build-id ("" if none) in buf of at least 2*PCT_BUILD_ID_MAX+1. */
 const char *build_id_hex(const uint8_t *id, size_t len, char *buf);

@@ -50,8 +50,13 @@ int profile_write(const char *path, const struct pset *s, char *err, size_t errl
 		if (ph->end_time_ns > h.end_time_ns)
 			h.end_time_ns = ph->end_time_ns;
 	}
-	h.cpu_start_ns = 0;
-	h.cpu_last_ns = s->cpu_ns;
+	/* the CPU time before sampling started is kept, as the sum of the
+	 * files', unless it would overflow the header */
+	h.cpu_start_ns = pset_cpu_before_ns(s);
+	if (__builtin_add_overflow(h.cpu_start_ns, s->cpu_ns, &h.cpu_last_ns)) {
+		h.cpu_start_ns = 0;
+		h.cpu_last_ns = s->cpu_ns;
+	}
 	h.dropped = s->dropped;
 
 	/* threads: one slot per distinct (tid, name) of all files */

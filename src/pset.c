@@ -51,7 +51,30 @@ int pset_add(struct pset *s, struct profile *p, char *err, size_t errlen)
 	s->dropped += p->hdr.dropped;
 	s->cpu_ns += p->cpu_ns;
 	s->runs += p->hdr.runs ? p->hdr.runs : 1;
+	double e = profile_expected_samples(p);
+	if (f == 0)
+		s->expected = e;
+	else if (s->expected >= 0)
+		s->expected = e >= 0 ? s->expected + e : -1;
 	return 0;
+}
+
+uint64_t pset_cpu_before_ns(const struct pset *s)
+{
+	uint64_t sum = 0;
+	for (size_t i = 0; i < s->nprofiles; i++) {
+		const struct pct_header *h = &s->profiles[i].hdr;
+		uint64_t earlier = 0;          /* the CPU clock at the end of this process's earlier program */
+		for (size_t j = 0; j < s->nprofiles; j++) {
+			const struct pct_header *e = &s->profiles[j].hdr;
+			if (j != i && e->pid == h->pid && e->ppid == h->ppid && e->start_time_ns < h->start_time_ns &&
+			    e->cpu_last_ns <= h->cpu_start_ns && e->cpu_last_ns > earlier)
+				earlier = e->cpu_last_ns;
+		}
+		if (__builtin_add_overflow(sum, h->cpu_start_ns - earlier, &sum))
+			return UINT64_MAX;
+	}
+	return sum;
 }
 
 int pset_load(struct pset *s, char *const *files, size_t nfiles, char *err, size_t errlen)

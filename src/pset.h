@@ -32,6 +32,8 @@ struct pset {
 	uint64_t dropped;              /* samples lost to full tables */
 	uint64_t cpu_ns;               /* CPU time covered, all files */
 	uint64_t runs;                 /* runs summed: files, counting merged ones as their runs */
+	double expected;               /* samples expected at the requested period, all files
+					  (profile_expected_samples), or -1 if not CPU time */
 };
 
 /*
@@ -46,6 +48,17 @@ int pset_add(struct pset *s, struct profile *p, char *err, size_t errlen);
 void pset_free(struct pset *s);
 
 /* The global module of sample i of profile p, or PSET_NO_MODULE. */
+/*
+ * The CPU time, ns, that the processes of the files used before sampling
+ * started in them (the headers' cpu_start_ns: the dynamic loader,
+ * constructors), summed; saturates at UINT64_MAX.  A process that exec'd
+ * wrote one file per program, and CLOCK_PROCESS_CPUTIME_ID runs on across
+ * exec: the CPU time up to the end of an earlier file of the same process
+ * (same pid and parent, started before, ending no later than this one's
+ * start) is in that file's span, so it is not counted again.
+ */
+uint64_t pset_cpu_before_ns(const struct pset *s);
+
 uint32_t pset_module_of(const struct pset *s, size_t p, const struct profile_sample *smp);
 
 struct pset_addr {

@@ -12,8 +12,15 @@
  * dump` writes the profile's description there and the other stages copy
  * it through, so that `pct sum` can print the summary:
  *
- *   #pct files=N dropped=D cpu_ns=C dimension=NAME
+ *   #pct files=N dropped=D cpu_ns=C dimension=NAME event=EVENT
+ *   #pct cpu_before_ns=B expected=E mechanism=timer|perf incomplete=K
  *   #pct file=NAME pid=P cmdline=ARGS       (when N is 1)
+ *
+ * B is the CPU time (ns) the processes spent before sampling started in
+ * them; E the samples their CPU time should have given at the requested
+ * period (profile_expected_samples), or "-" when the event is not CPU time;
+ * K the number of files whose process never finished sampling (state
+ * running: it exec'd, called _exit, was killed, or is still running).
  */
 #ifndef PCT_STAGES_H
 #define PCT_STAGES_H

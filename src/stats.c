@@ -190,3 +190,22 @@ double stats_resolution_percent(uint64_t total)
 {
 	return total ? 100.0 * STATS_Z95 / sqrt((double)total) : 100.0;
 }
+
+double stats_rate_hz(uint64_t samples, uint64_t span_ns)
+{
+	return samples && span_ns ? (double)samples / ((double)span_ns / 1e9) : 0.0;
+}
+
+double stats_period(uint64_t span, uint64_t samples)
+{
+	return samples ? (double)span / (double)samples : 0.0;
+}
+
+int stats_shortfall(uint64_t samples, double expected, double *share)
+{
+	if (!(expected > 0) || (double)samples >= expected - STATS_SHORTFALL_Z * sqrt(expected))
+		return 0;
+	if (share)
+		*share = 1.0 - (double)samples / expected;
+	return 1;
+}

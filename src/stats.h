@@ -56,4 +56,28 @@ void stats_holm(const double *p, size_t n, double *q);
  * (the variance of p_i - p_j is at most (p_i + p_j)/N <= 1/N). */
 double stats_resolution_percent(uint64_t total);
 
+/* The rate of samples taken over span_ns nanoseconds (of CPU time, or of
+ * the profile's dimension), in samples per second (Hz); 0 when either is
+ * 0.  The effective period is its inverse.  The one definition of the
+ * "effective rate" that the reports and `pct record` print. */
+double stats_rate_hz(uint64_t samples, uint64_t span_ns);
+/* The effective period: span / samples, in the span's unit (ns, or
+ * events of a count); 0 when samples is 0. */
+double stats_period(uint64_t span, uint64_t samples);
+
+/* How many standard deviations a count must fall below its expectation
+ * before pct calls the difference lost samples rather than noise. */
+#define STATS_SHORTFALL_Z 3.0
+/*
+ * Did samples fall short of expected (the span divided by the requested
+ * period) by more than statistical noise?  1 if samples < expected -
+ * STATS_SHORTFALL_Z * sqrt(expected), else 0.  The count of a timer that
+ * fires once per period of CPU time is at most Poisson-spread about its
+ * expectation (a timer started at a random phase has less spread), so a
+ * count 3 standard deviations short happens by chance less than 0.2% of
+ * the time.  On 1 the unsampled share, 1 - samples/expected, is put in
+ * *share (may be NULL).
+ */
+int stats_shortfall(uint64_t samples, double expected, double *share);
+
 #endif

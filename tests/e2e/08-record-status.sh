@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 "$PCTBIN" record -o s.pct sh -c 'exit 3' 2>err; rc=$?
 [ $rc -eq 3 ] || fail "exit status 3 became $rc"
-[ "$(wc -l <err)" -eq 1 ] || fail "expected one summary line: $(cat err)"
+[ "$(grep -vc '^pct: the samples cover' err)" -eq 1 ] || fail "expected one summary line: $(cat err)"
 
 bash -c '"$0" record -o k.pct sh -c "kill -TERM \$\$"' "$PCTBIN" 2>/dev/null; rc=$?
 [ $rc -eq 143 ] || fail "death by SIGTERM gave status $rc, expected 143"
@@ -32,6 +32,6 @@ grep -q "cannot create '/nonexistent/x.pct'" o.err || fail "-o /nonexistent: $(c
 # a command that took no sample: the message gives its CPU time and the
 # period, the likeliest reason (before: it blamed static programs first)
 "$PCTBIN" record -o t.pct -- true 2>t.err || fail "record true: $(cat t.err)"
-grep -q "^pct: 'true' wrote no profile: no sample in its [0-9.]* ms of CPU time (one per 4.0 ms" t.err ||
+grep -q "^pct: 'true' wrote no profile: no sample in its \(about\|less than\) [0-9]* ms of CPU time (one per 4.0 ms" t.err ||
 	fail "record true: $(cat t.err)"
 pass "statuses pass through"

@@ -25,7 +25,7 @@ future=$((($(date +%s) + 86400) * 1000000000))
 # record_in: the real run, bounded; the children's files are then those
 # of root's that are not planted
 record_in() { timeout 60 "$PCTBIN" record -o d/rec.pct "$PROGS/forkexec" >/dev/null 2>log/err; }
-suggested() { sed -n 's/^pct: report them together with `pct report \[--by=process\] \(.*\)`$/\1/p' log/err; }
+suggested() { sed -n 's/^pct: report them together with `pct report \(.*\)` (add --by=process for one row per process)$/\1/p' log/err; }
 
 # 1. a FIFO named like a child's profile
 asnobody mkfifo -m 666 d/rec.77.pct

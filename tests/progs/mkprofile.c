@@ -6,7 +6,8 @@
  *     TSV as `pct dump` prints it: a header row naming at least module,
  *     build_id, offset and samples, and optionally tid and thread; '#'
  *     lines are skipped.  The profile gets pid 4242, command line
- *     "mkprofile", a 4 ms period and CPU time = samples x 4 ms.  The
+ *     "mkprofile", a 4 ms period and CPU time = samples x 4 ms, all of it
+ *     sampled (none before sampling started, no sample missing).  The
  *     module named by $MKPROFILE_EXE, if any, is the main executable.
  *   mkprofile --random OUT MODULE LO HI NADDR NSAMPLES SEED
  *     NADDR distinct random file offsets in [LO, HI) of MODULE holding
@@ -107,7 +108,7 @@ static int write_profile(const char *out)
 	h.ppid = 1;
 	strcpy(h.dimension, "seconds");
 	h.dimension_abbrev = 's';
-	h.period_requested_ns = 1000000;
+	h.period_requested_ns = 4000000;   /* the 4 ms period: no sample missing */
 	h.start_time_ns = 1700000000000000000;
 	h.end_time_ns = h.start_time_ns + 1000000000;
 	h.modules_offset = 4096;
@@ -184,7 +185,7 @@ static int write_profile(const char *out)
 		total += rows[r].samples;
 	}
 	h.samples = total;
-	h.cpu_start_ns = 1000000;
+	h.cpu_start_ns = 0;                 /* no CPU time before sampling started */
 	h.cpu_last_ns = h.cpu_start_ns + total * 4000000;
 	h.period_ns = 4000000;
 	memcpy(buf, &h, sizeof h);

@@ -141,8 +141,27 @@ static void test_intervals(void)
 	CHECK(fabs(stats_resolution_percent(10000) - 1.96) < 0.001);
 }
 
+/* The effective rate and the test that calls samples lost, not noise. */
+static void test_unsampled(void)
+{
+	CHECK(stats_rate_hz(905, 3620000000u) == 250.0);
+	CHECK(stats_rate_hz(0, 1000) == 0 && stats_rate_hz(10, 0) == 0);
+	CHECK(stats_period(3620000000u, 905) == 4000000.0 && stats_period(5, 0) == 0);
+	double share = -1;
+	/* 10000 expected: sqrt is 100, so up to 300 short is noise */
+	CHECK(stats_shortfall(9700, 10000, &share) == 0 && share == -1);
+	CHECK(stats_shortfall(9699, 10000, &share) == 1 && fabs(share - 0.0301) < 1e-12);
+	CHECK(stats_shortfall(10400, 10000, &share) == 1 - 1);     /* more than expected: not a loss */
+	/* xz -T2 in issue 15: 7 samples for 7.06 s at 4 ms (1765 expected) */
+	CHECK(stats_shortfall(7, 7.06 / 0.004, &share) == 1 && fabs(share - (1 - 7 / 1765.0)) < 1e-12);
+	CHECK(stats_shortfall(0, 0, NULL) == 0 && stats_shortfall(0, -1, NULL) == 0);
+	CHECK(stats_shortfall(0, 4, NULL) == 0);                   /* 4 - 3*2 < 0: no count is short */
+	CHECK(stats_shortfall(0, 10, NULL) == 1);                  /* 10 - 3*3.16 = 0.51 */
+}
+
 int main(void)
 {
+	test_unsampled();
 	test_binomial();
 	test_intervals();
 	test_stderr();
