@@ -27,6 +27,7 @@
 
 #include "escape.h"
 #include "export.h"
+#include "symtab.h"
 #include "util.h"
 
 #define GMON_MAGIC "gmon"
@@ -45,20 +46,33 @@ int export_gmon(const struct pset *s, FILE *out, char *err, size_t errlen)
 	uint32_t exe = s->modmap[0][p0->hdr.exe_module];
 	struct pset_addr *addrs;
 	size_t n;
-	pset_addresses(s, &addrs, &n);
+	uint64_t total = pset_addresses_all(s, &addrs, &n), unplaced = 0;
 	uint64_t lo = UINT64_MAX, hi = 0, samples = 0;
 	for (size_t i = 0; i < n; i++)
-		if (addrs[i].module == exe) {
+		if (addrs[i].module == exe && addrs[i].unplaced)
+			unplaced += addrs[i].samples;
+		else if (addrs[i].module == exe) {
 			lo = addrs[i].addr < lo ? addrs[i].addr : lo;
 			hi = addrs[i].addr + 1 > hi ? addrs[i].addr + 1 : hi;
 			samples += addrs[i].samples;
 		}
 	if (samples == 0) {
 		free(addrs);
-		snprintf(err, errlen, "%s: no samples in the main executable (%s) to write", p0->file,
-			 s->mods[exe].display);
+		if (unplaced)
+			snprintf(err, errlen, "%s: the main executable's file cannot be read (%s), so gmon.out "
+				 "cannot place its %llu samples", p0->file, symtab_why(symtab_get(s->mods[exe].path,
+				 s->mods[exe].build_id, s->mods[exe].build_id_len)), (unsigned long long)unplaced);
+		else
+			snprintf(err, errlen, "%s: no samples in the main executable (%s) to write", p0->file,
+				 s->mods[exe].display);
 		return -1;
 	}
+	/* gprof reads one executable: say what is left out */
+	if (samples < total)
+		fprintf(stderr, "pct: export: gmon.out holds the main executable's %llu samples; %llu of the "
+			"%llu samples are elsewhere (other modules%s) and left out\n", (unsigned long long)samples,
+			(unsigned long long)(total - samples), (unsigned long long)total,
+			unplaced ? ", or the executable at addresses its file cannot place" : "");
 	uint64_t per_bin = GMON_BIN_BYTES;
 	while ((hi - lo) / per_bin > GMON_HIST_SPAN / GMON_BIN_BYTES)
 		per_bin *= 2;
