@@ -5,11 +5,16 @@
  *
  * "positions: instr line": every cost line is a link-time instruction
  * address, its source line (0 if unknown) and the samples there, under
- * ob= (module), fl= (source file) and fn= (function) lines, names
- * compressed as "(id) name" the first time and "(id)" after.  With -g
- * stacks each call site adds a calls= line: the samples whose stack went
- * through it, the callee's inclusive cost.  Names and the command line are
- * escaped (escape.h): a newline in one would start a line of its own.
+ * ob= (module), fl= (the function's own source file) and fn= (function)
+ * lines, and fi=/fe= lines where the line is in another file (code
+ * inlined from a header) and back; names are compressed as "(id) name"
+ * the first time and "(id)" after.  With -g stacks each call site adds a
+ * calls= line: the samples whose stack went through it, the callee's
+ * inclusive cost, at the call instruction's address (callsite.h).  A
+ * sample that no module's file places (pset_addresses_all) is written at
+ * its file offset as function MODULE+0xOFFSET, or as [unknown].  Names
+ * and the command line are escaped (escape.h): a newline in one would
+ * start a line of its own.
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -9,9 +9,14 @@
  * a hardware event, its count.  Mappings carry the module's path,
  * build-id and the addresses of the first profile that maps it; a
  * location is a link-time address moved by that mapping's load bias, with
- * one line: its function and source line from the module's symbols and
- * DWARF, so pprof needs no binaries to name them.  With -g each stack
- * record is a sample, leaf first; without, each sampled address is.
+ * one Line per function holding it, innermost inlined function first and
+ * the symbol's function last (profile.proto's Location.line, as
+ * perf_to_profile writes it): functions and source lines from the
+ * module's symbols and DWARF, so pprof needs no binaries to name them.  A
+ * sample in a module whose file cannot be read keeps its address in the
+ * module's mapping, with no Line; one outside every module, its address
+ * with no mapping.  With -g each stack record is a sample, leaf first;
+ * without, each sampled address is.
  */
 #include <stdio.h>
 #include <stdlib.h>
