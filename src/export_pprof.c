@@ -54,6 +54,7 @@ struct pp {
 	int64_t *values;               /* 2 per sample */
 	size_t vcap, idcap;
 	double period;                 /* the second value per sample */
+	int too_big;                   /* a value does not fit pprof's int64 */
 	uint64_t skipped;
 };
 
@@ -184,6 +185,16 @@ static uint64_t location_id(struct pp *pp, uint32_t module, uint64_t addr, int u
 	return l->id;
 }
 
+/* v rounded, as pprof's int64; sets *too_big if it does not fit. */
+static int64_t int64_of(double v, int *too_big)
+{
+	if (!(v >= 0 && v < 9223372036854775807.0)) {
+		*too_big = 1;
+		return 0;
+	}
+	return (int64_t)(v + 0.5);
+}
+
 static void add_sample(struct pp *pp, const uint64_t *ids, size_t n, uint64_t weight)
 {
 	grow(&pp->sv, &pp->scap, pp->nsample + 1, sizeof *pp->sv);
@@ -195,8 +206,8 @@ static void add_sample(struct pp *pp, const uint64_t *ids, size_t n, uint64_t we
 	memcpy(pp->ids[pp->nsample], ids, n * sizeof *ids);
 	smp->n_location_id = n;
 	smp->location_id = pp->ids[pp->nsample];
-	pp->values[2 * pp->nsample] = (int64_t)weight;
-	pp->values[2 * pp->nsample + 1] = (int64_t)((double)weight * pp->period + 0.5);
+	pp->values[2 * pp->nsample] = int64_of((double)weight, &pp->too_big);
+	pp->values[2 * pp->nsample + 1] = int64_of((double)weight * pp->period, &pp->too_big);
 	pp->nsample++;
 }
 
@@ -319,7 +330,7 @@ int export_pprof(const struct pset *s, FILE *out, char *err, size_t errlen)
 	prof.time_nanos = p0->hdr.start_time_ns;
 	prof.duration_nanos = p0->hdr.end_time_ns > p0->hdr.start_time_ns ? p0->hdr.end_time_ns - p0->hdr.start_time_ns : 0;
 	prof.period_type = &vt[2];
-	prof.period = (int64_t)(pp.period + 0.5);
+	prof.period = int64_of(pp.period, &pp.too_big);
 	prof.default_sample_type = vt[1].type;
 	/* the string table last: everything above interned its strings */
 	char **strs = xcalloc(pp.strings.nrows + 1, sizeof *strs);
@@ -332,11 +343,18 @@ int export_pprof(const struct pset *s, FILE *out, char *err, size_t errlen)
 	uint8_t *buf = xmalloc(len ? len : 1);
 	perftools__profiles__profile__pack(&prof, buf);
 	int rc = 0;
-	fflush(out);
-	gzFile gz = gzdopen(dup(fileno(out)), "wb");
-	if (gz == NULL || gzwrite(gz, buf, (unsigned)len) != (int)len || gzclose(gz) != Z_OK) {
-		snprintf(err, errlen, "export: cannot write the gzipped profile");
+	if (pp.too_big) {
+		/* only a corrupt or forged profile has such counts or periods */
+		snprintf(err, errlen, "%s: a sample count, or count x period (%.0f ns), does not fit pprof's "
+			 "64-bit values", p0->file, pp.period);
 		rc = -1;
+	} else {
+		fflush(out);
+		gzFile gz = gzdopen(dup(fileno(out)), "wb");
+		if (gz == NULL || gzwrite(gz, buf, (unsigned)len) != (int)len || gzclose(gz) != Z_OK) {
+			snprintf(err, errlen, "export: cannot write the gzipped profile");
+			rc = -1;
+		}
 	}
 	if (pp.skipped)
 		fprintf(stderr, "pct: export: %llu samples have no frame at all and are left out\n",
