@@ -82,7 +82,7 @@ int export_gmon(const struct pset *s, FILE *out, char *err, size_t errlen)
 	uint16_t *bins = xcalloc(nbins, sizeof *bins);
 	uint64_t *wide = xcalloc(nbins, sizeof *wide);
 	for (size_t i = 0; i < n; i++)
-		if (addrs[i].module == exe)
+		if (addrs[i].module == exe && !addrs[i].unplaced)
 			wide[(addrs[i].addr - lo) / per_bin] += addrs[i].samples;
 	size_t saturated = 0;
 	for (uint32_t i = 0; i < nbins; i++) {
@@ -96,7 +96,11 @@ int export_gmon(const struct pset *s, FILE *out, char *err, size_t errlen)
 	/* the effective rate over the whole set, as reports show it */
 	uint64_t all = s->total + s->dropped;
 	double rate = s->cpu_ns ? (double)all / ((double)s->cpu_ns / 1e9) : 0;
-	int32_t prof_rate = rate >= 1 ? (int32_t)(rate + 0.5) : 1;
+	/* gmon's rate is a 32-bit int: a corrupt profile's rate is cut */
+	int32_t prof_rate = rate >= INT32_MAX ? INT32_MAX : rate >= 1 ? (int32_t)(rate + 0.5) : 1;
+	if (rate >= INT32_MAX)
+		fprintf(stderr, "pct: export: the profile's rate, %.3g Hz, is cut to gmon.out's largest, %d Hz\n",
+			rate, INT32_MAX);
 	int32_t version = GMON_VERSION;
 	char spare[12] = { 0 }, dimen[15] = { 0 };
 	uintptr_t low_pc = (uintptr_t)lo, high_pc = (uintptr_t)hi;
