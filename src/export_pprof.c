@@ -328,7 +328,10 @@ int export_pprof(const struct pset *s, FILE *out, char *err, size_t errlen)
 	prof.n_function = pp.funcs.nrows;
 	prof.function = fp;
 	prof.time_nanos = p0->hdr.start_time_ns;
-	prof.duration_nanos = p0->hdr.end_time_ns > p0->hdr.start_time_ns ? p0->hdr.end_time_ns - p0->hdr.start_time_ns : 0;
+	/* in unsigned arithmetic: a corrupt header's times may be far apart */
+	uint64_t duration = p0->hdr.end_time_ns > p0->hdr.start_time_ns ?
+		(uint64_t)p0->hdr.end_time_ns - (uint64_t)p0->hdr.start_time_ns : 0;
+	prof.duration_nanos = int64_of((double)duration, &pp.too_big);
 	prof.period_type = &vt[2];
 	prof.period = int64_of(pp.period, &pp.too_big);
 	prof.default_sample_type = vt[1].type;
@@ -345,8 +348,9 @@ int export_pprof(const struct pset *s, FILE *out, char *err, size_t errlen)
 	int rc = 0;
 	if (pp.too_big) {
 		/* only a corrupt or forged profile has such counts or periods */
-		snprintf(err, errlen, "%s: a sample count, or count x period (%.0f ns), does not fit pprof's "
-			 "64-bit values", p0->file, pp.period);
+		snprintf(err, errlen, "%s: a value does not fit pprof's 64-bit integers: a sample count, count x "
+			 "period (%.0f ns), or the run's duration (%llu ns)", p0->file, pp.period,
+			 (unsigned long long)duration);
 		rc = -1;
 	} else {
 		fflush(out);
