@@ -5,17 +5,24 @@
  *
  * "positions: instr line": every cost line is a link-time instruction
  * address, its source line (0 if unknown) and the samples there, under
- * ob= (module), fl= (source file) and fn= (function) lines, names
- * compressed as "(id) name" the first time and "(id)" after.  With -g
- * stacks each call site adds a calls= line: the samples whose stack went
- * through it, the callee's inclusive cost.  Names and the command line are
- * escaped (escape.h): a newline in one would start a line of its own.
+ * ob= (module), fl= (the function's own source file) and fn= (function)
+ * lines, and fi=/fe= lines where the line is in another file (code
+ * inlined from a header) and back; names are compressed as "(id) name"
+ * the first time and "(id)" after.  With -g stacks each call site adds a
+ * calls= line: the samples whose stack went through it, the callee's
+ * inclusive cost, at the call instruction's address (callsite.h).  A
+ * sample that no module's file places (pset_addresses_all) is written at
+ * its file offset as function MODULE+0xOFFSET, or as [unknown].  Names
+ * and the command line are escaped (escape.h): a newline in one would
+ * start a line of its own.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "aggregate.h"
+#include "callsite.h"
 #include "callstack.h"
 #include "escape.h"
 #include "export.h"
@@ -23,69 +30,79 @@
 #include "u64map.h"
 #include "util.h"
 
-/* A place: module, address, and what symtab says of it. */
-struct place {
-	uint32_t module;
-	uint64_t addr;
-	const char *fn, *file;
-	int line;
-	uint64_t fn_start;
-};
-
-/* "(id) name" the first time a name of a kind is written, "(id)" after. */
-struct names {
-	char **v;
-	size_t n, cap;
-};
-
-static void put_name(FILE *out, const char *tag, struct names *ns, const char *name)
+/* "(id) name" the first time a name of a kind is written, "(id)" after:
+ * the ids are row numbers + 1 of an agg keyed by the name. */
+static void put_name(FILE *out, const char *tag, struct agg *ns, const char *name)
 {
-	for (size_t i = 0; i < ns->n; i++)
-		if (strcmp(ns->v[i], name) == 0) {
-			fprintf(out, "%s=(%zu)\n", tag, i + 1);
-			return;
-		}
-	grow(&ns->v, &ns->cap, ns->n + 1, sizeof *ns->v);
-	ns->v[ns->n++] = xstrdup(name);
-	fprintf(out, "%s=(%zu) ", tag, ns->n);
+	char *key[1] = { (char *)name };
+	long r = agg_find(ns, key);
+	if (r >= 0) {
+		fprintf(out, "%s=(%ld)\n", tag, r + 1);
+		return;
+	}
+	agg_add(ns, key, 0);
+	fprintf(out, "%s=(%zu) ", tag, ns->nrows);
 	esc_fputs(name, out);
 	fputc('\n', out);
 }
 
-static void names_free(struct names *ns)
-{
-	for (size_t i = 0; i < ns->n; i++)
-		free(ns->v[i]);
-	free(ns->v);
-}
+/* A place: module, address, and what symtab says of it.  An unplaced
+ * one (pset.h) is a file offset in a module whose file cannot be read, or
+ * an absolute address outside every module: named "MODULE+0xOFFSET" or
+ * "[unknown]", with no source. */
+struct place {
+	uint32_t module;
+	uint64_t addr;
+	int unplaced;
+	const char *ob;                /* the module's path, "[unknown]" without one */
+	const char *fn;
+	const char *fl;                /* the function's own source file */
+	const char *file;              /* the instruction's source file: fl, or the file of
+					  code inlined there */
+	int line;                      /* in file, 0 if unknown */
+	uint64_t fn_start;
+	char *buf;                     /* the name when fn is made here (malloc'd) */
+};
 
-static void locate(const struct pset *s, uint32_t module, uint64_t addr, struct place *pl, char *buf, size_t len)
+static void locate(const struct pset *s, uint32_t module, uint64_t addr, int unplaced, struct place *pl)
 {
+	memset(pl, 0, sizeof *pl);
+	pl->module = module;
+	pl->addr = pl->fn_start = addr;
+	pl->unplaced = unplaced;
+	pl->fl = pl->file = "???";
+	if (module == PSET_NO_MODULE) {
+		pl->ob = pl->fn = "[unknown]";
+		return;
+	}
 	const struct pset_module *gm = &s->mods[module];
+	pl->ob = gm->path;
+	if (unplaced) {
+		pl->fn = pl->buf = xasprintf("%s+0x%" PRIx64, gm->display, addr);
+		return;
+	}
 	struct symtab *st = symtab_get(gm->path, gm->build_id, gm->build_id_len);
 	struct symbol sym;
 	struct srcline sl;
-	pl->module = module;
-	pl->addr = addr;
-	pl->fn_start = addr;
 	if (symtab_function_at(st, addr, &sym) == 0) {
 		pl->fn = sym.name;
 		pl->fn_start = sym.start;
 	} else {
-		snprintf(buf, len, "%s+0x%" PRIx64, gm->display, addr);
-		pl->fn = buf;
+		pl->fn = pl->buf = xasprintf("%s+0x%" PRIx64, gm->display, addr);
 	}
-	/* one file per function, its entry's, so that a callee's cfi= names
-	 * the same file as its fn= block; the line is the instruction's */
-	pl->file = symtab_srcline(st, pl->fn_start, &sl) == 0 ? sl.file : "???";
-	pl->line = symtab_srcline(st, addr, &sl) == 0 ? sl.line : 0;
+	/* fl= is the function's file, so that a callee's cfi= names the file
+	 * of its fn= block; the line is the instruction's, in its own file */
+	pl->fl = pl->file = export_function_file(st, pl->fn_start);
+	if (symtab_srcline(st, addr, &sl) == 0) {
+		pl->file = sl.file;
+		pl->line = sl.line;
+	}
 }
 
-/* A call arc: from a call site to a callee function. */
+/* A call arc: from a call site (the call instruction, or its caller's
+ * frame address when that cannot be decoded) to a callee function. */
 struct arc {
-	uint32_t from_module, to_module;
-	uint64_t from_addr, to_start;
-	uint64_t samples;
+	struct pset_addr from, to;     /* to.addr: the callee function's start */
 };
 
 struct arcs {
@@ -94,18 +111,23 @@ struct arcs {
 	struct u64map index;           /* hash of the arc -> v index (chained by linear scan on collision) */
 };
 
+static int same_place(const struct pset_addr *a, const struct pset_addr *b)
+{
+	return a->module == b->module && a->addr == b->addr && a->unplaced == b->unplaced;
+}
+
 static void arcs_add(struct arcs *a, const struct arc *x)
 {
-	uint64_t h = (x->from_addr * 0x9e3779b97f4a7c15u) ^ (x->to_start * 0xff51afd7ed558ccdu) ^
-		     ((uint64_t)x->from_module << 32) ^ x->to_module;
+	uint64_t h = (x->from.addr * 0x9e3779b97f4a7c15u) ^ (x->to.addr * 0xff51afd7ed558ccdu) ^
+		     ((uint64_t)x->from.module << 32) ^ x->to.module ^ ((uint64_t)x->from.unplaced << 63) ^
+		     ((uint64_t)x->to.unplaced << 62);
 	for (;; h++) {
 		uint64_t *slot = u64map_get(&a->index, h);
 		if (slot == NULL)
 			break;
 		struct arc *y = &a->v[*slot];
-		if (y->from_module == x->from_module && y->to_module == x->to_module && y->from_addr == x->from_addr &&
-		    y->to_start == x->to_start) {
-			y->samples += x->samples;
+		if (same_place(&y->from, &x->from) && same_place(&y->to, &x->to)) {
+			y->from.samples += x->from.samples;
 			return;
 		}
 	}
@@ -119,17 +141,35 @@ struct collect {
 	struct arcs *arcs;
 };
 
+/* The call instruction of a caller frame whose address is its return
+ * address - 1 (callstack.h), else that address. */
+static uint64_t call_site(const struct pset *s, const struct pset_addr *caller)
+{
+	struct place pl;
+	uint64_t call;
+	if (caller->unplaced)
+		return caller->addr;
+	const struct pset_module *gm = &s->mods[caller->module];
+	locate(s, caller->module, caller->addr, 0, &pl);
+	free(pl.buf);
+	if (pl.fn_start <= caller->addr &&
+	    callsite_start(symtab_get(gm->path, gm->build_id, gm->build_id_len), pl.fn_start, caller->addr + 1,
+			   &call) == 0)
+		return call;
+	return caller->addr;
+}
+
 static void collect_arcs(const struct cs_stack *st, void *arg)
 {
 	struct collect *c = arg;
 	for (size_t k = 0; k + 1 < st->nframes; k++) {
-		const struct cs_frame *callee = &st->frames[k], *caller = &st->frames[k + 1];
-		if (callee->module == PSET_NO_MODULE || caller->module == PSET_NO_MODULE)
-			continue;
+		struct arc x;
 		struct place pl;
-		char buf[256];
-		locate(c->s, callee->module, callee->addr, &pl, buf, sizeof buf);
-		struct arc x = { caller->module, callee->module, caller->addr, pl.fn_start, st->rec->weight };
+		export_frame(c->s, st, k, &x.to);
+		export_frame(c->s, st, k + 1, &x.from);
+		locate(c->s, x.to.module, x.to.addr, x.to.unplaced, &pl);
+		free(pl.buf);
+		x.to.addr = pl.fn_start;
 		arcs_add(c->arcs, &x);
 	}
 }
@@ -139,27 +179,60 @@ static int by_place(const void *a, const void *b)
 	const struct pset_addr *x = a, *y = b;
 	if (x->module != y->module)
 		return x->module < y->module ? -1 : 1;
+	if (x->unplaced != y->unplaced)
+		return x->unplaced - y->unplaced;
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
 static int arc_by_from(const void *a, const void *b)
 {
 	const struct arc *x = a, *y = b;
-	if (x->from_module != y->from_module)
-		return x->from_module < y->from_module ? -1 : 1;
-	return x->from_addr < y->from_addr ? -1 : x->from_addr > y->from_addr;
+	return by_place(&x->from, &y->from);
+}
+
+/* What the cost lines so far were written under. */
+struct cursor {
+	const char *ob, *fn, *fl, *file;
+};
+
+/* ob=, fl=, fn= and fi=/fe= lines for a cost line at pl: "fl=" opens
+ * a function's block with its own file, "fi=" switches to the file of
+ * code inlined into it, and "fe=" back. */
+static void put_position(FILE *out, struct cursor *c, const struct place *pl, struct agg *obs, struct agg *fls,
+			 struct agg *fns)
+{
+	if (c->ob == NULL || strcmp(c->ob, pl->ob) != 0) {
+		put_name(out, "ob", obs, pl->ob);
+		c->ob = pl->ob;
+		c->fn = NULL;
+	}
+	if (c->fn == NULL || strcmp(c->fn, pl->fn) != 0 || strcmp(c->fl, pl->fl) != 0) {
+		put_name(out, "fl", fls, pl->fl);
+		put_name(out, "fn", fns, pl->fn);
+		c->fn = pl->fn;
+		c->fl = c->file = pl->fl;
+	}
+	if (strcmp(c->file, pl->file) != 0)
+		put_name(out, strcmp(pl->file, pl->fl) == 0 ? "fe" : "fi", fls, pl->file);
+	/* point into pl, whose names the caller keeps until the next call */
+	c->ob = pl->ob;
+	c->fn = pl->fn;
+	c->fl = pl->fl;
+	c->file = pl->file;
 }
 
 int export_callgrind(const struct pset *s, FILE *out, char *err, size_t errlen)
 {
 	struct pset_addr *addrs;
 	size_t n;
-	uint64_t total = pset_addresses(s, &addrs, &n);
+	uint64_t total = pset_addresses_all(s, &addrs, &n);
 	sort(addrs, n, sizeof *addrs, by_place);
 	struct arcs arcs = { 0 };
 	if (callstack_present(s)) {
 		struct collect c = { s, &arcs };
 		callstack_each(s, collect_arcs, &c);
+		for (size_t k = 0; k < arcs.n; k++)
+			arcs.v[k].from.addr = call_site(s, &arcs.v[k].from);
 		sort(arcs.v, arcs.n, sizeof *arcs.v, arc_by_from);
 	}
 	const struct profile *p0 = &s->profiles[0];
@@ -178,52 +251,48 @@ int export_callgrind(const struct pset *s, FILE *out, char *err, size_t errlen)
 	fprintf(out, "events: samples\n");
 	fprintf(out, "summary: %llu\n\n", (unsigned long long)total);
 
-	struct names obs = { 0 }, fls = { 0 }, fns = { 0 };
-	uint64_t placed = 0;
-	const char *cur_ob = NULL;
-	char cur_fl[4096] = "", cur_fn[4096] = "";
+	struct agg obs = { .nkeys = 1 }, fls = { .nkeys = 1 }, fns = { .nkeys = 1 };
+	struct cursor cur = { 0 };
+	uint64_t unplaced = 0;
+	/* the cursor may point into the last place's name: freed after */
+	struct place prev = { 0 };
 	for (size_t i = 0; i < n; i++) {
 		struct place pl;
-		char buf[256];
-		locate(s, addrs[i].module, addrs[i].addr, &pl, buf, sizeof buf);
-		if (cur_ob != s->mods[pl.module].path) {
-			cur_ob = s->mods[pl.module].path;
-			put_name(out, "ob", &obs, cur_ob);
-			cur_fl[0] = cur_fn[0] = '\0';
-		}
-		if (strcmp(cur_fl, pl.file) != 0 || strcmp(cur_fn, pl.fn) != 0) {
-			snprintf(cur_fl, sizeof cur_fl, "%s", pl.file);
-			put_name(out, "fl", &fls, pl.file);
-		}
-		if (strcmp(cur_fn, pl.fn) != 0) {
-			snprintf(cur_fn, sizeof cur_fn, "%s", pl.fn);
-			put_name(out, "fn", &fns, pl.fn);
-		}
+		locate(s, addrs[i].module, addrs[i].addr, addrs[i].unplaced, &pl);
+		put_position(out, &cur, &pl, &obs, &fls, &fns);
 		fprintf(out, "0x%" PRIx64 " %d %llu\n", pl.addr, pl.line, (unsigned long long)addrs[i].samples);
-		placed += addrs[i].samples;
+		if (addrs[i].unplaced)
+			unplaced += addrs[i].samples;
+		free(prev.buf);
+		prev = pl;
 	}
 	/* calls: grouped under their caller's function, after the costs */
 	for (size_t k = 0; k < arcs.n; k++) {
 		const struct arc *x = &arcs.v[k];
 		struct place from, to;
-		char b1[256], b2[256];
-		locate(s, x->from_module, x->from_addr, &from, b1, sizeof b1);
-		locate(s, x->to_module, x->to_start, &to, b2, sizeof b2);
-		put_name(out, "ob", &obs, s->mods[from.module].path);
-		put_name(out, "fl", &fls, from.file);
-		put_name(out, "fn", &fns, from.fn);
-		put_name(out, "cob", &obs, s->mods[to.module].path);
-		put_name(out, "cfi", &fls, to.file);
+		locate(s, x->from.module, x->from.addr, x->from.unplaced, &from);
+		locate(s, x->to.module, x->to.addr, x->to.unplaced, &to);
+		put_position(out, &cur, &from, &obs, &fls, &fns);
+		put_name(out, "cob", &obs, to.ob);
+		put_name(out, "cfi", &fls, to.fl);
 		put_name(out, "cfn", &fns, to.fn);
-		fprintf(out, "calls=%llu 0x%" PRIx64 " %d\n", (unsigned long long)x->samples, to.addr, to.line);
-		fprintf(out, "0x%" PRIx64 " %d %llu\n", from.addr, from.line, (unsigned long long)x->samples);
+		/* the callee's line in its own file; none if its entry is
+		 * code inlined from another file */
+		fprintf(out, "calls=%llu 0x%" PRIx64 " %d\n", (unsigned long long)x->from.samples, to.addr,
+			strcmp(to.file, to.fl) == 0 ? to.line : 0);
+		fprintf(out, "0x%" PRIx64 " %d %llu\n", from.addr, from.line, (unsigned long long)x->from.samples);
+		free(prev.buf);
+		prev = from;
+		free(to.buf);
 	}
-	if (placed < total)
-		fprintf(stderr, "pct: export: %llu samples outside any readable module are counted in the "
-			"summary only\n", (unsigned long long)(total - placed));
-	names_free(&obs);
-	names_free(&fls);
-	names_free(&fns);
+	free(prev.buf);
+	if (unplaced)
+		fprintf(stderr, "pct: export: %llu samples are in modules whose file cannot be read, or in no "
+			"module: written as MODULE+0xOFFSET or [unknown], without source lines\n",
+			(unsigned long long)unplaced);
+	agg_free(&obs);
+	agg_free(&fls);
+	agg_free(&fns);
 	free(arcs.v);
 	u64map_free(&arcs.index);
 	free(addrs);

@@ -27,6 +27,7 @@
 
 #include "escape.h"
 #include "export.h"
+#include "symtab.h"
 #include "util.h"
 
 #define GMON_MAGIC "gmon"
@@ -45,20 +46,33 @@ int export_gmon(const struct pset *s, FILE *out, char *err, size_t errlen)
 	uint32_t exe = s->modmap[0][p0->hdr.exe_module];
 	struct pset_addr *addrs;
 	size_t n;
-	pset_addresses(s, &addrs, &n);
+	uint64_t total = pset_addresses_all(s, &addrs, &n), unplaced = 0;
 	uint64_t lo = UINT64_MAX, hi = 0, samples = 0;
 	for (size_t i = 0; i < n; i++)
-		if (addrs[i].module == exe) {
+		if (addrs[i].module == exe && addrs[i].unplaced)
+			unplaced += addrs[i].samples;
+		else if (addrs[i].module == exe) {
 			lo = addrs[i].addr < lo ? addrs[i].addr : lo;
 			hi = addrs[i].addr + 1 > hi ? addrs[i].addr + 1 : hi;
 			samples += addrs[i].samples;
 		}
 	if (samples == 0) {
 		free(addrs);
-		snprintf(err, errlen, "%s: no samples in the main executable (%s) to write", p0->file,
-			 s->mods[exe].display);
+		if (unplaced)
+			snprintf(err, errlen, "%s: the main executable's file cannot be read (%s), so gmon.out "
+				 "cannot place its %llu samples", p0->file, symtab_why(symtab_get(s->mods[exe].path,
+				 s->mods[exe].build_id, s->mods[exe].build_id_len)), (unsigned long long)unplaced);
+		else
+			snprintf(err, errlen, "%s: no samples in the main executable (%s) to write", p0->file,
+				 s->mods[exe].display);
 		return -1;
 	}
+	/* gprof reads one executable: say what is left out */
+	if (samples < total)
+		fprintf(stderr, "pct: export: gmon.out holds the main executable's %llu samples; %llu of the "
+			"%llu samples are elsewhere (other modules%s) and left out\n", (unsigned long long)samples,
+			(unsigned long long)(total - samples), (unsigned long long)total,
+			unplaced ? ", or the executable at addresses its file cannot place" : "");
 	uint64_t per_bin = GMON_BIN_BYTES;
 	while ((hi - lo) / per_bin > GMON_HIST_SPAN / GMON_BIN_BYTES)
 		per_bin *= 2;
@@ -68,7 +82,7 @@ int export_gmon(const struct pset *s, FILE *out, char *err, size_t errlen)
 	uint16_t *bins = xcalloc(nbins, sizeof *bins);
 	uint64_t *wide = xcalloc(nbins, sizeof *wide);
 	for (size_t i = 0; i < n; i++)
-		if (addrs[i].module == exe)
+		if (addrs[i].module == exe && !addrs[i].unplaced)
 			wide[(addrs[i].addr - lo) / per_bin] += addrs[i].samples;
 	size_t saturated = 0;
 	for (uint32_t i = 0; i < nbins; i++) {
@@ -82,7 +96,11 @@ int export_gmon(const struct pset *s, FILE *out, char *err, size_t errlen)
 	/* the effective rate over the whole set, as reports show it */
 	uint64_t all = s->total + s->dropped;
 	double rate = s->cpu_ns ? (double)all / ((double)s->cpu_ns / 1e9) : 0;
-	int32_t prof_rate = rate >= 1 ? (int32_t)(rate + 0.5) : 1;
+	/* gmon's rate is a 32-bit int: a corrupt profile's rate is cut */
+	int32_t prof_rate = rate >= INT32_MAX ? INT32_MAX : rate >= 1 ? (int32_t)(rate + 0.5) : 1;
+	if (rate >= INT32_MAX)
+		fprintf(stderr, "pct: export: the profile's rate, %.3g Hz, is cut to gmon.out's largest, %d Hz\n",
+			rate, INT32_MAX);
 	int32_t version = GMON_VERSION;
 	char spare[12] = { 0 }, dimen[15] = { 0 };
 	uintptr_t low_pc = (uintptr_t)lo, high_pc = (uintptr_t)hi;

@@ -9,9 +9,14 @@
  * a hardware event, its count.  Mappings carry the module's path,
  * build-id and the addresses of the first profile that maps it; a
  * location is a link-time address moved by that mapping's load bias, with
- * one line: its function and source line from the module's symbols and
- * DWARF, so pprof needs no binaries to name them.  With -g each stack
- * record is a sample, leaf first; without, each sampled address is.
+ * one Line per function holding it, innermost inlined function first and
+ * the symbol's function last (profile.proto's Location.line, as
+ * perf_to_profile writes it): functions and source lines from the
+ * module's symbols and DWARF, so pprof needs no binaries to name them.  A
+ * sample in a module whose file cannot be read keeps its address in the
+ * module's mapping, with no Line; one outside every module, its address
+ * with no mapping.  With -g each stack record is a sample, leaf first;
+ * without, each sampled address is.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,15 +41,20 @@ struct pp {
 	Perftools__Profiles__Mapping *mv; /* by global module */
 	uint64_t *bias;
 	Perftools__Profiles__Location *lv;
-	Perftools__Profiles__Line *linev;
-	size_t nloc, lcap, linecap;
-	struct u64map locs;            /* (module << 48 ^ addr) -> location index */
+	struct place_key {
+		uint32_t module;
+		uint64_t addr;
+		int unplaced;
+	} *keys;                       /* per location, its place */
+	size_t nloc, lcap, kcap;
+	struct u64map locs;            /* hash of the place -> location index (collisions: next key) */
 	Perftools__Profiles__Sample *sv;
 	size_t nsample, scap;
 	uint64_t **ids;                /* per sample, its location ids */
 	int64_t *values;               /* 2 per sample */
 	size_t vcap, idcap;
 	double period;                 /* the second value per sample */
+	int too_big;                   /* a value does not fit pprof's int64 */
 	uint64_t skipped;
 };
 
@@ -79,44 +89,110 @@ static uint64_t function_id(struct pp *pp, uint32_t module, const char *name, co
 	return f->id;
 }
 
-/* The location of (module, link-time addr), made on first use; 0 if the
- * module is unknown. */
-static uint64_t location_id(struct pp *pp, uint32_t module, uint64_t addr)
+/* The absolute address of file offset off of module g, where a profile
+ * of the set mapped it (the first profile first), else 0. */
+static uint64_t offset_address(const struct pset *s, uint32_t g, uint64_t off)
 {
-	if (module == PSET_NO_MODULE)
-		return 0;
-	uint64_t key = ((uint64_t)module << 48) ^ addr;
-	uint64_t *slot = u64map_get(&pp->locs, key);
-	if (slot)
-		return *slot + 1;
+	for (size_t p = 0; p < s->nprofiles; p++)
+		for (size_t i = 0; i < s->profiles[p].nmodules; i++) {
+			const struct profile_module *m = &s->profiles[p].modules[i];
+			if (s->modmap[p][i] == g && off >= m->file_offset && off - m->file_offset < m->end - m->start)
+				return m->start + (off - m->file_offset);
+		}
+	return 0;
+}
+
+/* One Line of a location: function name (in file) at line. */
+static void add_line(struct pp *pp, Perftools__Profiles__Location *l, uint32_t module, const char *name,
+		     const char *file, int start_line, int line)
+{
+	Perftools__Profiles__Line *ln = xmalloc(sizeof *ln);
+	perftools__profiles__line__init(ln);
+	ln->function_id = function_id(pp, module, name, file, start_line);
+	ln->line = line;
+	l->line = xrealloc(l->line, (l->n_line + 1) * sizeof *l->line);
+	l->line[l->n_line++] = ln;
+}
+
+/*
+ * The location of a place (pset_addresses_all's terms), made on first
+ * use.  A placed address has one Line per function holding it: the
+ * functions inlined there, innermost first, each at its line (the
+ * instruction's line for the innermost, the call site of the one inside
+ * for the others), then the function of the symbol table.  An unplaced
+ * one is an address in its mapping with no Line, for pprof to symbolize
+ * with the module's file (found by the mapping's build-id); with no
+ * module, an address without a mapping.
+ */
+static uint64_t location_id(struct pp *pp, uint32_t module, uint64_t addr, int unplaced)
+{
+	uint64_t key = ((uint64_t)module << 48) ^ addr ^ ((uint64_t)unplaced << 47);
+	uint64_t *slot;
+	for (;; key++) {
+		slot = u64map_get(&pp->locs, key);
+		if (slot == NULL)
+			break;
+		const struct place_key *k = &pp->keys[*slot];
+		if (k->module == module && k->addr == addr && k->unplaced == unplaced)
+			return *slot + 1;
+	}
+	grow(&pp->lv, &pp->lcap, pp->nloc + 1, sizeof *pp->lv);
+	grow(&pp->keys, &pp->kcap, pp->nloc + 1, sizeof *pp->keys);
+	pp->keys[pp->nloc] = (struct place_key){ module, addr, unplaced };
+	Perftools__Profiles__Location *l = &pp->lv[pp->nloc];
+	perftools__profiles__location__init(l);
+	l->id = pp->nloc + 1;
+	*u64map_slot(&pp->locs, key) = pp->nloc++;
+	if (module == PSET_NO_MODULE) {
+		l->address = addr;
+		return l->id;
+	}
+	l->mapping_id = module + 1;
+	if (unplaced) {
+		l->address = offset_address(pp->s, module, addr);
+		return l->id;
+	}
+	l->address = addr + pp->bias[module];
 	const struct pset_module *gm = &pp->s->mods[module];
 	struct symtab *st = symtab_get(gm->path, gm->build_id, gm->build_id_len);
 	struct symbol sym;
 	struct srcline sl;
-	char buf[300];
-	const char *name = buf, *file = "";
-	int start_line = 0;
+	char *buf = NULL;
+	const char *name, *file = "";
+	int start_line = 0, line = symtab_srcline(st, addr, &sl) == 0 ? sl.line : 0;
+	const char *line_file = line ? sl.file : "";
 	if (symtab_function_at(st, addr, &sym) == 0) {
 		name = sym.name;
 		if (symtab_srcline(st, sym.start, &sl) == 0)
-			file = sl.file, start_line = sl.line;
+			start_line = sl.line;
+		file = export_function_file(st, sym.start);
+		if (strcmp(file, "???") == 0)
+			file = "";
 	} else {
-		snprintf(buf, sizeof buf, "%s+0x%llx", gm->display, (unsigned long long)addr);
+		name = buf = xasprintf("%s+0x%llx", gm->display, (unsigned long long)addr);
 	}
-	uint64_t fid = function_id(pp, module, name, file, start_line);
-	grow(&pp->lv, &pp->lcap, pp->nloc + 1, sizeof *pp->lv);
-	grow(&pp->linev, &pp->linecap, pp->nloc + 1, sizeof *pp->linev);
-	Perftools__Profiles__Location *l = &pp->lv[pp->nloc];
-	Perftools__Profiles__Line *ln = &pp->linev[pp->nloc];
-	perftools__profiles__location__init(l);
-	perftools__profiles__line__init(ln);
-	l->id = pp->nloc + 1;
-	l->mapping_id = module + 1;
-	l->address = addr + pp->bias[module];
-	ln->function_id = fid;
-	ln->line = symtab_srcline(st, addr, &sl) == 0 ? sl.line : 0;
-	*u64map_slot(&pp->locs, key) = pp->nloc++;
+	size_t n = symtab_inlines(st, addr, NULL, 0);
+	struct inline_level *lv = xcalloc(n ? n : 1, sizeof *lv);
+	symtab_inlines(st, addr, lv, n);
+	for (size_t k = 0; k < n; k++) {
+		/* level k's code is in the file of level k - 1's call site */
+		add_line(pp, l, module, lv[k].name, k ? lv[k - 1].call_file : line_file, 0,
+			 k ? lv[k - 1].call_line : line);
+	}
+	add_line(pp, l, module, name, file, start_line, n ? lv[n - 1].call_line : line);
+	free(lv);
+	free(buf);
 	return l->id;
+}
+
+/* v rounded, as pprof's int64; sets *too_big if it does not fit. */
+static int64_t int64_of(double v, int *too_big)
+{
+	if (!(v >= 0 && v < 9223372036854775807.0)) {
+		*too_big = 1;
+		return 0;
+	}
+	return (int64_t)(v + 0.5);
 }
 
 static void add_sample(struct pp *pp, const uint64_t *ids, size_t n, uint64_t weight)
@@ -130,8 +206,8 @@ static void add_sample(struct pp *pp, const uint64_t *ids, size_t n, uint64_t we
 	memcpy(pp->ids[pp->nsample], ids, n * sizeof *ids);
 	smp->n_location_id = n;
 	smp->location_id = pp->ids[pp->nsample];
-	pp->values[2 * pp->nsample] = (int64_t)weight;
-	pp->values[2 * pp->nsample + 1] = (int64_t)((double)weight * pp->period + 0.5);
+	pp->values[2 * pp->nsample] = int64_of((double)weight, &pp->too_big);
+	pp->values[2 * pp->nsample + 1] = int64_of((double)weight * pp->period, &pp->too_big);
 	pp->nsample++;
 }
 
@@ -141,10 +217,9 @@ static void stack_sample(const struct cs_stack *st, void *arg)
 	uint64_t ids[CALLSTACK_MAX_FRAMES];
 	size_t n = 0;
 	for (size_t k = 0; k < st->nframes; k++) {
-		uint64_t id = location_id(pp, st->frames[k].module, st->frames[k].addr);
-		if (id == 0)
-			break;
-		ids[n++] = id;
+		struct pset_addr f;
+		export_frame(pp->s, st, k, &f);
+		ids[n++] = location_id(pp, f.module, f.addr, f.unplaced);
 	}
 	if (n)
 		add_sample(pp, ids, n, st->rec->weight);
@@ -177,8 +252,10 @@ static void make_mappings(struct pp *pp)
 			mp->filename = str(pp, gm->path);
 			char hex[2 * PCT_BUILD_ID_MAX + 1];
 			mp->build_id = str(pp, build_id_hex(gm->build_id, gm->build_id_len, hex));
-			mp->has_functions = mp->has_filenames = mp->has_line_numbers = 1;
-			if (symtab_addr(symtab_get(gm->path, gm->build_id, gm->build_id_len), m->file_offset, &link) == 0)
+			/* a module whose file cannot be read has addresses only */
+			struct symtab *st = symtab_get(gm->path, gm->build_id, gm->build_id_len);
+			mp->has_functions = mp->has_filenames = mp->has_line_numbers = *symtab_why(st) == '\0';
+			if (symtab_addr(st, m->file_offset, &link) == 0)
 				pp->bias[g] = m->start - link;
 		}
 }
@@ -200,13 +277,11 @@ int export_pprof(const struct pset *s, FILE *out, char *err, size_t errlen)
 	} else {
 		struct pset_addr *addrs;
 		size_t n;
-		uint64_t total = pset_addresses(s, &addrs, &n), placed = 0;
+		pset_addresses_all(s, &addrs, &n);
 		for (size_t i = 0; i < n; i++) {
-			uint64_t id = location_id(&pp, addrs[i].module, addrs[i].addr);
+			uint64_t id = location_id(&pp, addrs[i].module, addrs[i].addr, addrs[i].unplaced);
 			add_sample(&pp, &id, 1, addrs[i].samples);
-			placed += addrs[i].samples;
 		}
-		pp.skipped += total - placed;
 		free(addrs);
 	}
 
@@ -243,13 +318,8 @@ int export_pprof(const struct pset *s, FILE *out, char *err, size_t errlen)
 	prof.n_mapping = nm;
 	prof.mapping = mp;
 	Perftools__Profiles__Location **lp = xcalloc(pp.nloc + 1, sizeof *lp);
-	Perftools__Profiles__Line **lnp = xcalloc(pp.nloc + 1, sizeof *lnp);
-	for (size_t i = 0; i < pp.nloc; i++) {
+	for (size_t i = 0; i < pp.nloc; i++)
 		lp[i] = &pp.lv[i];
-		lnp[i] = &pp.linev[i];
-		lp[i]->n_line = 1;
-		lp[i]->line = &lnp[i];
-	}
 	prof.n_location = pp.nloc;
 	prof.location = lp;
 	Perftools__Profiles__Function **fp = xcalloc(pp.funcs.nrows + 1, sizeof *fp);
@@ -258,9 +328,12 @@ int export_pprof(const struct pset *s, FILE *out, char *err, size_t errlen)
 	prof.n_function = pp.funcs.nrows;
 	prof.function = fp;
 	prof.time_nanos = p0->hdr.start_time_ns;
-	prof.duration_nanos = p0->hdr.end_time_ns > p0->hdr.start_time_ns ? p0->hdr.end_time_ns - p0->hdr.start_time_ns : 0;
+	/* in unsigned arithmetic: a corrupt header's times may be far apart */
+	uint64_t duration = p0->hdr.end_time_ns > p0->hdr.start_time_ns ?
+		(uint64_t)p0->hdr.end_time_ns - (uint64_t)p0->hdr.start_time_ns : 0;
+	prof.duration_nanos = int64_of((double)duration, &pp.too_big);
 	prof.period_type = &vt[2];
-	prof.period = (int64_t)(pp.period + 0.5);
+	prof.period = int64_of(pp.period, &pp.too_big);
 	prof.default_sample_type = vt[1].type;
 	/* the string table last: everything above interned its strings */
 	char **strs = xcalloc(pp.strings.nrows + 1, sizeof *strs);
@@ -273,20 +346,32 @@ int export_pprof(const struct pset *s, FILE *out, char *err, size_t errlen)
 	uint8_t *buf = xmalloc(len ? len : 1);
 	perftools__profiles__profile__pack(&prof, buf);
 	int rc = 0;
-	fflush(out);
-	gzFile gz = gzdopen(dup(fileno(out)), "wb");
-	if (gz == NULL || gzwrite(gz, buf, (unsigned)len) != (int)len || gzclose(gz) != Z_OK) {
-		snprintf(err, errlen, "export: cannot write the gzipped profile");
+	if (pp.too_big) {
+		/* only a corrupt or forged profile has such counts or periods */
+		snprintf(err, errlen, "%s: a value does not fit pprof's 64-bit integers: a sample count, count x "
+			 "period (%.0f ns), or the run's duration (%llu ns)", p0->file, pp.period,
+			 (unsigned long long)duration);
 		rc = -1;
+	} else {
+		fflush(out);
+		gzFile gz = gzdopen(dup(fileno(out)), "wb");
+		if (gz == NULL || gzwrite(gz, buf, (unsigned)len) != (int)len || gzclose(gz) != Z_OK) {
+			snprintf(err, errlen, "export: cannot write the gzipped profile");
+			rc = -1;
+		}
 	}
 	if (pp.skipped)
-		fprintf(stderr, "pct: export: %llu samples outside any readable module are left out\n",
+		fprintf(stderr, "pct: export: %llu samples have no frame at all and are left out\n",
 			(unsigned long long)pp.skipped);
 	free(buf);
 	free(strs);
 	free(fp);
+	for (size_t i = 0; i < pp.nloc; i++) {
+		for (size_t k = 0; k < pp.lv[i].n_line; k++)
+			free(pp.lv[i].line[k]);
+		free(pp.lv[i].line);
+	}
 	free(lp);
-	free(lnp);
 	free(mp);
 	free(sp);
 	for (size_t i = 0; i < pp.nsample; i++)
@@ -295,7 +380,7 @@ int export_pprof(const struct pset *s, FILE *out, char *err, size_t errlen)
 	free(pp.values);
 	free(pp.sv);
 	free(pp.lv);
-	free(pp.linev);
+	free(pp.keys);
 	free(pp.fv);
 	free(pp.mv);
 	free(pp.bias);

@@ -93,7 +93,7 @@ uint32_t pset_module_of(const struct pset *s, size_t p, const struct profile_sam
 	return smp->module == PROFILE_NO_MODULE ? PSET_NO_MODULE : s->modmap[p][smp->module];
 }
 
-uint64_t pset_addresses(const struct pset *s, struct pset_addr **out, size_t *n)
+static uint64_t addresses(const struct pset *s, int all, struct pset_addr **out, size_t *n)
 {
 	struct u64map index = { 0 };
 	size_t cap = 0;
@@ -104,18 +104,31 @@ uint64_t pset_addresses(const struct pset *s, struct pset_addr **out, size_t *n)
 		for (size_t i = 0; i < s->profiles[p].nsamples; i++) {
 			const struct profile_sample *smp = &s->profiles[p].samples[i];
 			uint32_t m = pset_module_of(s, p, smp);
-			uint64_t addr;
+			uint64_t addr = smp->offset;
+			int unplaced = 1;
 			total += smp->count;
-			if (m == PSET_NO_MODULE)
+			if (m != PSET_NO_MODULE) {
+				const struct pset_module *g = &s->mods[m];
+				unplaced = symtab_addr(symtab_get(g->path, g->build_id, g->build_id_len), smp->offset,
+						       &addr) != 0;
+				if (unplaced)
+					addr = smp->offset;
+			}
+			if (unplaced && !all)
 				continue;
-			const struct pset_module *g = &s->mods[m];
-			if (symtab_addr(symtab_get(g->path, g->build_id, g->build_id_len), smp->offset, &addr) != 0)
-				continue;
-			uint64_t key = ((uint64_t)m << 48) ^ addr;
-			uint64_t *slot = u64map_get(&index, key);
+			/* the key: module, address and whether it is one */
+			uint64_t key = ((uint64_t)m << 48) ^ addr ^ ((uint64_t)unplaced << 47) ^
+				       (m == PSET_NO_MODULE ? 0x5bd1e995u : 0);
+			uint64_t *slot;
+			for (;; key++) {
+				slot = u64map_get(&index, key);
+				if (slot == NULL || ((*out)[*slot].module == m && (*out)[*slot].addr == addr &&
+						     (*out)[*slot].unplaced == unplaced))
+					break;
+			}
 			if (slot == NULL) {
 				grow(out, &cap, *n + 1, sizeof **out);
-				(*out)[*n] = (struct pset_addr){ m, addr, 0 };
+				(*out)[*n] = (struct pset_addr){ m, addr, 0, unplaced };
 				*u64map_slot(&index, key) = (*n)++;
 				slot = u64map_get(&index, key);
 			}
@@ -123,6 +136,29 @@ uint64_t pset_addresses(const struct pset *s, struct pset_addr **out, size_t *n)
 		}
 	u64map_free(&index);
 	return total;
+}
+
+uint64_t pset_addresses(const struct pset *s, struct pset_addr **out, size_t *n)
+{
+	return addresses(s, 0, out, n);
+}
+
+uint64_t pset_addresses_all(const struct pset *s, struct pset_addr **out, size_t *n)
+{
+	return addresses(s, 1, out, n);
+}
+
+uint32_t pset_module_at(const struct pset *s, size_t prof, uint64_t pc, uint64_t *offset)
+{
+	const struct profile *p = &s->profiles[prof];
+	for (size_t i = p->nmodules; i-- > 0;) {
+		const struct profile_module *m = &p->modules[i];
+		if (pc < m->start || pc >= m->end)
+			continue;
+		*offset = pc - m->start + m->file_offset;
+		return s->modmap[prof][i];
+	}
+	return PSET_NO_MODULE;
 }
 
 void pset_free(struct pset *s)

@@ -62,9 +62,12 @@ uint64_t pset_cpu_before_ns(const struct pset *s);
 uint32_t pset_module_of(const struct pset *s, size_t p, const struct profile_sample *smp);
 
 struct pset_addr {
-	uint32_t module;               /* index in mods */
-	uint64_t addr;                 /* link-time address */
+	uint32_t module;               /* index in mods, or PSET_NO_MODULE */
+	uint64_t addr;                 /* link-time address; if unplaced, see there */
 	uint64_t samples;
+	int unplaced;                  /* the module's file cannot place it (unreadable, or
+					  changed): addr is the file offset; or, with
+					  PSET_NO_MODULE, the absolute address */
 };
 
 /*
@@ -73,5 +76,19 @@ struct pset_addr {
  * of all samples, including those no module's file places.
  */
 uint64_t pset_addresses(const struct pset *s, struct pset_addr **out, size_t *n);
+
+/*
+ * As pset_addresses, with nothing left out, for the exports: a sample
+ * whose module's file cannot place it is kept at its file offset, and one
+ * outside every module at its absolute address under PSET_NO_MODULE, both
+ * with unplaced set.  Returns the total of all samples.
+ */
+uint64_t pset_addresses_all(const struct pset *s, struct pset_addr **out, size_t *n);
+
+/*
+ * The set's module that maps the absolute address pc in profile prof, and
+ * in *offset the file offset there; PSET_NO_MODULE if no module does.
+ */
+uint32_t pset_module_at(const struct pset *s, size_t prof, uint64_t pc, uint64_t *offset);
 
 #endif

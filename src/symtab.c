@@ -39,6 +39,7 @@
  * use: C++ (the Itanium ABI), and Rust in both its legacy scheme (the
  * "::h<hash>" suffix left out) and v0. */
 #include <libiberty/demangle.h>
+#include <limits.h>
 
 struct segment {
 	uint64_t offset, filesz, vaddr;
@@ -816,14 +817,14 @@ static const char *entry_chain(struct symtab *st, struct cu_inlines *ci, int e)
 	return ci->e[e].chain;
 }
 
-/* "f@FILE:LINE;g@FILE:LINE" for the inlined subroutines holding addr. */
-static const char *inline_chain(struct symtab *st, uint64_t addr)
+/* The innermost inlined entry holding addr, in *ci's table, or -1. */
+static int inline_entry_at(struct symtab *st, uint64_t addr, struct cu_inlines **pci)
 {
 	Dwarf_Addr cubias;
 	Dwarf_Die *cu = dwfl_module_addrdie(st->mod, addr + st->bias, &cubias);
 	if (cu == NULL)
-		return "";
-	struct cu_inlines *ci = cu_index(st, cu);
+		return -1;
+	struct cu_inlines *ci = *pci = cu_index(st, cu);
 	uint64_t a = addr + st->bias - cubias;
 	size_t lo = 0, hi = ci->nseg;
 	while (lo < hi) {
@@ -834,8 +835,29 @@ static const char *inline_chain(struct symtab *st, uint64_t addr)
 			hi = mid;
 	}
 	if (lo == ci->nseg || a < ci->seg[lo].lo)
-		return "";
-	return entry_chain(st, ci, ci->seg[lo].entry);
+		return -1;
+	return ci->seg[lo].entry;
+}
+
+/* "f@FILE:LINE;g@FILE:LINE" for the inlined subroutines holding addr. */
+static const char *inline_chain(struct symtab *st, uint64_t addr)
+{
+	struct cu_inlines *ci;
+	int e = inline_entry_at(st, addr, &ci);
+	return e < 0 ? "" : entry_chain(st, ci, e);
+}
+
+size_t symtab_inlines(struct symtab *st, uint64_t addr, struct inline_level *out, size_t max)
+{
+	struct cu_inlines *ci;
+	size_t n = 0;
+	if (st->why)
+		return 0;
+	for (int e = inline_entry_at(st, addr, &ci); e >= 0; e = ci->e[e].parent, n++)
+		if (n < max)
+			out[n] = (struct inline_level){ ci->e[e].name, ci->e[e].call_file,
+							ci->e[e].call_line > INT_MAX ? 0 : (int)ci->e[e].call_line };
+	return n;
 }
 
 int symtab_srcline(struct symtab *st, uint64_t addr, struct srcline *out)

@@ -63,6 +63,23 @@ int symtab_find_function(struct symtab *st, const char *name, struct symbol *out
 /* The source line of addr, with its inline chain; 0, or -1 without line info. */
 int symtab_srcline(struct symtab *st, uint64_t addr, struct srcline *out);
 
+/* One level of the inline chain of an address: a function inlined there,
+ * and the call site (file, 1-based line; 0 if unknown) in the function it
+ * was inlined into.  Strings belong to the symtab. */
+struct inline_level {
+	const char *name;              /* demangled */
+	const char *call_file;
+	int call_line;
+};
+
+/*
+ * The inlined functions holding addr, innermost first: the levels of
+ * symtab_srcline's inlined string, one struct each.  Returns their number
+ * (0 if none, or without DWARF); the first min(that, max) are written to
+ * out, which may be NULL when max is 0.
+ */
+size_t symtab_inlines(struct symtab *st, uint64_t addr, struct inline_level *out, size_t max);
+
 /* The code bytes at [addr, addr + len) from the file's sections: a pointer
  * valid until symtab_free_all(), and how many bytes it holds (0 if none). */
 size_t symtab_code(struct symtab *st, uint64_t addr, size_t len, const uint8_t **bytes);

@@ -2,7 +2,8 @@
  * fuzz_profile.c - libFuzzer target for the profile reader and the report
  * path: any bytes are parsed as a pct profile (profile_parse, the code
  * every command reads files with); a profile that passes goes through
- * dump | sym | line | sum in memory, as `pct report --by=line` runs it.
+ * dump | sym | line | sum in memory, as `pct report --by=line` runs it,
+ * and then every export format (pct export) to /dev/null.
  * A crash, a sanitizer report, an exit or a hang is a finding.
  *
  * Built with clang -fsanitize=fuzzer,address,undefined by `make fuzz`;
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "callstack.h"
+#include "export.h"
 #include "profile.h"
 #include "pset.h"
 #include "stages.h"
@@ -80,6 +82,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			agg_free(&totals);
 			agg_free(&callers);
 		}
+		/* every export format, as `pct export` writes them (pprof
+		 * gzips to a dup of the stream's descriptor: a real file) */
+		char xerr[512];
+		export_callgrind(&s, sink, xerr, sizeof xerr);
+		export_pprof(&s, sink, xerr, sizeof xerr);
+		export_gperftools(&s, sink, xerr, sizeof xerr);
+		export_gmon(&s, sink, xerr, sizeof xerr);
+		export_folded(&s, sink, xerr, sizeof xerr);
 		fclose(sink);
 		fclose(in);
 		free(buf);
