@@ -87,13 +87,18 @@ rc=$?
 [ $rc = 1 ] && [ -p d/rec.pct ] && [ ! -e ran ] || fail "record -o a planted FIFO: status $rc, $(ls -l d), $(cat log/err)"
 pass "record refuses a FILE that is a link or a FIFO"
 
-# 4. a process whose parent wrote no profile (two shells that take no
-# sample between the command and it) is still this run's, and listed
-mkdir tree
-timeout 60 "$PCTBIN" record -o tree/t.pct sh -c "sh -c '$PROGS/selftime 0.3 >/dev/null; true'; true" 2>log/err ||
-	fail "record of a shell tree: $(cat log/err)"
-f=$(ls tree | grep -v '^t\.pct$')
-[ "$(echo "$f" | wc -w)" = 1 ] || fail "expected one child profile in tree/: $(ls -l tree)"
+# 4. a process whose parent wrote no profile (two shells between the
+# command and it, each of which takes a sample with a probability of
+# about its CPU time over the period: rerun until neither did) is still
+# this run's, and listed
+for try in 1 2 3 4 5 6 7 8 9 10 11 12; do
+	rm -rf tree; mkdir tree
+	timeout 60 "$PCTBIN" record -o tree/t.pct sh -c "sh -c '$PROGS/selftime 0.3 >/dev/null; true'; true" 2>log/err ||
+		fail "record of a shell tree: $(cat log/err)"
+	f=$(ls tree | grep -v '^t\.pct$')
+	[ "$(echo "$f" | wc -w)" = 1 ] && [ ! -e tree/t.pct ] && break
+done
+[ "$(echo "$f" | wc -w)" = 1 ] || fail "expected one child profile in tree/ in one of 12 runs: $(ls -l tree)"
 grep -q "'tree/$f': pid [0-9]* (selftime)" log/err || fail "the grandchild's profile is not listed: $(cat log/err)"
 [ "$(suggested)" = "tree/$f" ] || fail "the suggested command names '$(suggested)', not tree/$f"
 pass "a grandchild under processes that took no sample is listed by its session token"
