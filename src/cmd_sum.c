@@ -58,7 +58,7 @@ struct meta {
 	uint64_t incomplete;           /* files whose process never finished sampling */
 	char dimension[32];
 	char event[32];
-	char file[512];
+	char *file;                    /* malloc'd, or NULL */
 	char pid[24];
 	const char *cmdline;
 	int have;
@@ -106,7 +106,8 @@ static void parse_meta(const struct tsv *t, struct meta *m)
 		} else if (strncmp(c, "#pct file=", 10) == 0) {
 			const char *pid = strstr(c, " pid="), *cmd = pid ? strstr(pid, " cmdline=") : NULL;
 			if (pid && cmd) {
-				snprintf(m->file, sizeof m->file, "%.*s", (int)(pid - c - 10), c + 10);
+				free(m->file);
+				m->file = xasprintf("%.*s", (int)(pid - c - 10), c + 10);
 				snprintf(m->pid, sizeof m->pid, "%.*s", (int)(cmd - pid - 5), pid + 5);
 				m->cmdline = cmd + 9;
 			}
@@ -454,6 +455,7 @@ void stage_sum(FILE *in, const char *name, FILE *out, const struct sum_opts *o)
 		if (o->totals)
 			fprintf(out, "# total: samples whose call stack holds the function (self + callees), "
 				"of %llu samples with stacks\n", (unsigned long long)o->totals_of);
+		free(m.file);
 	}
 	agg_free(&a);
 	tsv_close(&t);
