@@ -37,6 +37,7 @@
 #define RT_WALL_TIMER_MAX_HZ 100       /* wall without perf: the most CPU timers keep exactly */
 #define RT_THREADS_LOG2 12             /* 4096 thread slots in the file */
 #define RT_ARMS_MAX 4096               /* threads armed at once */
+#define RT_PHASE_FDS 64                /* one-shot perf descriptors open at once (threads.c) */
 #define RT_DEFAULT_SLOTS_LOG2 18
 #define RT_MIN_SLOTS_LOG2 10
 #define RT_MAX_SLOTS_LOG2 26
@@ -221,6 +222,7 @@ int rt_thread_spawn(void *thread, const void *attr, void *(*fn)(void *), void *a
 int rt_arm_owns_fd(int fd);                         /* async-signal-safe */
 int rt_arm_pause_mine(int pause);                   /* async-signal-safe */
 int rt_arm_overflow_mine(int fd);                   /* async-signal-safe */
+void rt_arm_timer_mine(void);                       /* async-signal-safe */
 
 /* sig.c: pct's signal and the program's view of it */
 /* si_value of pct's timers: a signal with si_code SI_TIMER and this value

@@ -304,10 +304,10 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		rt_sig_forward(sig, si, uc);
 		return;
 	}
-	/* the end of a random first period (which must end even if no
-	 * sample is taken now: a one-shot event left enabled would fire
-	 * again every phase), or a late signal of its event? */
-	if (si->si_code != SI_TIMER && !rt_arm_overflow_mine(si->si_fd))
+	/* the end of a random first period (a one-shot event's only
+	 * signal, POLL_HUP; it must end even if no sample is taken now), or
+	 * a late signal of a one-shot event the timer beat? */
+	if (si->si_code == POLL_HUP && !rt_arm_overflow_mine(si->si_fd))
 		goto out;
 	if (!atomic_load_explicit(&rt_g.sampling, memory_order_acquire))
 		goto out;
@@ -336,6 +336,8 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 			atomic_store_explicit(A64(&rt_g.hdr->cpu_last_ns), cpu_now_ns(), memory_order_relaxed);
 		goto out;
 	}
+	if (si->si_code == SI_TIMER && rt_g.method.phase_perf)
+		rt_arm_timer_mine();  /* the timer ended the first period first? */
 	uint64_t n = sample_weight(si);
 	rt_sample(arch_pc(uc), self.slot, n);
 	if (rt_g.stacks) {

@@ -260,7 +260,7 @@ static void sig_blocked(int sig, int blocked)
 		}
 		/* a one-shot event's signal ends the thread's first period
 		 * even when taken here (threads.c) */
-		if (si.si_code != SI_TIMER)
+		if (si.si_code == POLL_HUP)
 			rt_arm_overflow_mine(si.si_fd);
 	}
 }

@@ -50,9 +50,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -73,10 +74,11 @@ struct arm {
 	_Atomic uint32_t slot;         /* the thread's slot + 1, once known */
 	_Atomic int paused;            /* the thread blocks pct's signal (sig.c) */
 	struct timespec left;          /* while paused: what was left of the timer's period */
-	int phase_fd;                  /* fd (or the CPU timer) waits, disabled, for this one-shot
-					  event (its first, random, period), or -1 */
-	_Atomic int phase_spent;       /* phase_fd has fired, fd or the timer runs */
+	int phase_fd;                  /* the one-shot event that ends the thread's first,
+					  random, period (phase_start), or -1 */
+	_Atomic int phase_spent;       /* the first period has ended (phase_fd disabled) */
 	uint64_t phase_id;             /* PERF_EVENT_IOC_ID of phase_fd */
+	uint64_t phase;                /* its period: ns of CPU time, or events */
 };
 
 static struct arm arms[RT_ARMS_MAX];
@@ -136,8 +138,8 @@ static clockid_t thread_clock(uint32_t tid)
  * CPU time / period however short it is (a thread started at phase 0
  * and ending before one period would never be sampled).  splitmix64
  * (Steele, Lea and Flood, "Fast splittable pseudorandom number
- * generators", 2014) over a counter seeded from the kernel's AT_RANDOM
- * bytes; lock-free and async-signal-safe.
+ * generators", 2014) over a counter seeded by getrandom(2); lock-free
+ * and async-signal-safe.
  */
 static _Atomic uint64_t phase_state;
 
@@ -145,10 +147,9 @@ static uint64_t random_phase(uint64_t period, uint32_t tid)
 {
 	uint64_t z = atomic_fetch_add(&phase_state, 0x9e3779b97f4a7c15ull);
 	if (z == 0) {
-		const unsigned char *r = (const unsigned char *)getauxval(AT_RANDOM);
-		uint64_t seed = 0x243f6a8885a308d3ull;
-		if (r)
-			memcpy(&seed, r, sizeof seed);
+		uint64_t seed = 0x243f6a8885a308d3ull ^ (uint64_t)getpid();
+		if (syscall(SYS_getrandom, &seed, sizeof seed, GRND_NONBLOCK) != (long)sizeof seed)
+			seed ^= (uint64_t)(uintptr_t)&seed;
 		uint64_t expect = 0x9e3779b97f4a7c15ull;
 		atomic_compare_exchange_strong(&phase_state, &expect, seed + 0x9e3779b97f4a7c15ull);
 		z = seed;
@@ -194,6 +195,7 @@ static int perf_open(const struct rt_method *m, uint32_t tid, int ring)
 
 /* Deliver fd's overflows to thread tid as pct's signal; 0 or -1. */
 static int perf_signal_to(int fd, uint32_t tid, int signo);
+static int perf_is(int fd, uint64_t want);
 
 /*
  * Open and start arm a's one-shot event: one overflow after phase (ns of
@@ -202,21 +204,53 @@ static int perf_signal_to(int fd, uint32_t tid, int signo);
  * allows) is the thread's first sample and starts its event or timer
  * (rt_arm_overflow_mine).  Sets a->phase_fd, or -1 if there is none.
  */
+static _Atomic int phase_fds;  /* one-shot descriptors open */
+
+static void phase_close(struct arm *a)
+{
+	int pfd = a->phase_fd;
+	a->phase_fd = -1;
+	if (perf_is(pfd, a->phase_id)) {
+		close(pfd);
+		atomic_fetch_sub(&phase_fds, 1);
+	}
+}
+
 static void phase_start(struct arm *a, const struct rt_method *m, uint32_t tid, uint64_t phase)
 {
 	a->phase_fd = -1;
-	int pfd = perf_open_period(m, tid, 0, phase);
-	if (pfd < 0)
+	a->phase = phase;
+	/* A descriptor for a few ms of the thread's CPU time, but one that
+	 * an idle thread keeps: at most RT_PHASE_FDS of them, and only while
+	 * the program uses less than an eighth of its RLIMIT_NOFILE
+	 * (descriptors are numbered lowest first), so that the program's
+	 * own open() never fails for pct's sake */
+	if (atomic_fetch_add(&phase_fds, 1) >= RT_PHASE_FDS) {
+		atomic_fetch_sub(&phase_fds, 1);
 		return;
-	if (ioctl(pfd, PERF_EVENT_IOC_ID, &a->phase_id) != 0 || perf_signal_to(pfd, tid, m->signo) != 0) {
-		close(pfd);
+	}
+	struct rlimit nofile;
+	int pfd = perf_open_period(m, tid, 0, phase);
+	if (pfd < 0 || getrlimit(RLIMIT_NOFILE, &nofile) != 0 || (rlim_t)pfd >= nofile.rlim_cur / 8 ||
+	    ioctl(pfd, PERF_EVENT_IOC_ID, &a->phase_id) != 0 || perf_signal_to(pfd, tid, m->signo) != 0) {
+		if (pfd >= 0)
+			close(pfd);
+		atomic_fetch_sub(&phase_fds, 1);
 		return;
 	}
 	a->phase_fd = pfd;
-	if (ioctl(pfd, PERF_EVENT_IOC_REFRESH, 1) != 0) {
-		a->phase_fd = -1;
-		close(pfd);
-	}
+	if (ioctl(pfd, PERF_EVENT_IOC_REFRESH, 1) != 0)
+		phase_close(a);
+}
+
+/* Did arm a's one-shot event fire (its signal may have been lost: a
+ * legacy signal does not queue behind the program's own instance)?  Its
+ * count reaches its period when it does. */
+static int phase_fired(const struct arm *a)
+{
+	uint64_t count = 0;
+	return perf_is(a->phase_fd, a->phase_id) && read(a->phase_fd, &count, sizeof count) == (ssize_t)sizeof count &&
+	       count >= a->phase;
 }
 
 static int perf_signal_to(int fd, uint32_t tid, int signo)
@@ -296,6 +330,8 @@ static void arm_release(int i, int close_fd)
 			if (close_fd == 1)
 				ioctl(fds[k], PERF_EVENT_IOC_DISABLE, 0);
 			close(fds[k]);
+			if (k == 1)
+				atomic_fetch_sub(&phase_fds, 1);
 		}
 	a->fd = -1;
 	a->phase_fd = -1;
@@ -491,15 +527,19 @@ int rt_arm_thread(uint32_t tid, int own)
 			atomic_fetch_sub(&timers_held, 1);
 		} else {
 			a->have_timer = 1;
-			/* where a one-shot event ends the random first period, it
-			 * arms the timer (rt_arm_overflow_mine), perhaps before
-			 * phase_start returns */
-			int by_phase = !a->ring && m->phase_perf;
-			if (by_phase)
-				phase_start(a, m, tid, phase);
-			if ((!by_phase || (a->phase_fd < 0 && !atomic_load(&a->phase_spent))) &&
-			    timer_settime(a->timer, 0, &ts, NULL) != 0)
+			/* The timer's first expiry is the random phase.  Where a
+			 * one-shot event can end the first period at the exact CPU
+			 * time (the timer fires only at a tick after it), whichever
+			 * comes first ends it: the one-shot event restarts the timer
+			 * for a whole period (rt_arm_overflow_mine), or the timer's
+			 * first signal disables it (rt_arm_timer_mine).  The timer
+			 * alone still samples a thread whose one-shot event was
+			 * closed by the program, or that is in the kernel when its
+			 * phase ends (the event sees user time only). */
+			if (timer_settime(a->timer, 0, &ts, NULL) != 0)
 				what = "cannot arm the CPU-time timer";
+			else if (!a->ring && m->phase_perf)
+				phase_start(a, m, tid, phase);
 		}
 		if (what) {
 			int err = errno;
@@ -612,6 +652,21 @@ int rt_arm_owns_fd(int fd)
 	return 0;
 }
 
+/*
+ * async-signal-safe: a CPU timer's signal arrived in the calling thread,
+ * which may still wait for its one-shot event: the timer
+ * ended the first period, so the event is disabled (and left open: its
+ * signal may be on its way, and is then known as pct's and dropped).
+ */
+void rt_arm_timer_mine(void)
+{
+	/* the calling thread's own arm (my_arm: no system call per sample);
+	 * a thread armed by another keeps its one-shot event until it fires */
+	struct arm *a = my_arm > 0 ? &arms[my_arm - 1] : NULL;
+	if (a && atomic_load_explicit(&a->used, memory_order_relaxed) == 2 && a->phase_fd >= 0 && !atomic_exchange(&a->phase_spent, 1) && perf_is(a->phase_fd, a->phase_id))
+		ioctl(a->phase_fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
 /* async-signal-safe: start arm a's event, or its CPU timer for a whole
  * period, once its random first period has ended. */
 static void arm_run(struct arm *a)
@@ -657,13 +712,10 @@ int rt_arm_overflow_mine(int fd)
 	if (a == NULL || a->phase_fd < 0 || fd != a->phase_fd)
 		return 1;
 	if (atomic_exchange(&a->phase_spent, 1))
-		return 0;
+		return 0;  /* the timer ended the first period first */
 	/* the kernel sends one signal and disables the event: its
-	 * descriptor is closed, so a thread holds at most one of pct's */
-	int pfd = a->phase_fd;
-	a->phase_fd = -1;
-	if (perf_is(pfd, a->phase_id))
-		close(pfd);
+	 * descriptor can be closed */
+	phase_close(a);
 	if (!atomic_load(&a->paused))
 		arm_run(a);
 	return 1;
@@ -695,13 +747,23 @@ int rt_arm_pause_mine(int pause)
 		ts.it_interval.tv_nsec = (long)(period % 1000000000u);
 		ts.it_value = a->left.tv_sec || a->left.tv_nsec ? a->left : ts.it_interval;
 	}
-	/* an event or sampling timer that waits for its one-shot event
-	 * stays stopped, and the one-shot event runs on: it fires once at
-	 * most, and its signal waits while the thread blocks it */
+	/* A perf event that waits for its one-shot event stays disabled,
+	 * and the one-shot event pauses instead (its signal must not reach
+	 * a thread on a small alternate stack).  Resumed, a one-shot event
+	 * that fired while paused, its signal lost behind the program's
+	 * own instance, ends the first period now. */
 	int waiting = a->phase_fd >= 0 && !atomic_load(&a->phase_spent);
-	if (!waiting && perf_is(a->fd, a->perf_id))
+	if (waiting && !pause && phase_fired(a) && !atomic_exchange(&a->phase_spent, 1)) {
+		phase_close(a);
+		waiting = 0;
+		if (a->fd >= 0 && perf_is(a->fd, a->perf_id))
+			ioctl(a->fd, PERF_EVENT_IOC_ENABLE, 0);
+	} else if (waiting && perf_is(a->phase_fd, a->phase_id)) {
+		ioctl(a->phase_fd, pause ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0);
+	} else if (!waiting && perf_is(a->fd, a->perf_id)) {
 		ioctl(a->fd, pause ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0);
-	if (a->have_timer && !(waiting && a->fd < 0) && timer_settime(a->timer, 0, &ts, &was_ts) == 0 && pause)
+	}
+	if (a->have_timer && timer_settime(a->timer, 0, &ts, &was_ts) == 0 && pause)
 		a->left = was_ts.it_value;
 	return 1;
 }
@@ -720,6 +782,7 @@ void rt_arms_forget_after_fork(void)
 			arms[i].ring = NULL;
 			if (arms[i].fd >= 0 || arms[i].phase_fd >= 0)
 				arm_release(i, 2);
+			atomic_store(&phase_fds, 0);
 			atomic_store(&arms[i].used, 0);
 		}
 	my_arm = 0;
