@@ -38,6 +38,7 @@
 #define RT_THREADS_LOG2 12             /* 4096 thread slots in the file */
 #define RT_ARMS_MAX 4096               /* threads armed at once */
 #define RT_PHASE_FDS 64                /* one-shot perf descriptors open at once (threads.c) */
+#define RT_PHASE_SLACK_NS 1000000      /* a one-shot event this late has fired (threads.c) */
 #define RT_DEFAULT_SLOTS_LOG2 18
 #define RT_MIN_SLOTS_LOG2 10
 #define RT_MAX_SLOTS_LOG2 26

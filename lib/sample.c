@@ -330,14 +330,14 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		prctl(PR_GET_NAME, buf);
 		memcpy(rt_g.threads[self.slot - 1].name, buf, sizeof buf);
 	}
+	if (si->si_code == SI_TIMER)
+		rt_arm_timer_mine();  /* the end of the first period (threads.c)? */
 	if (rt_g.method.ring_pages && si->si_code == SI_TIMER) {
 		/* the tick that drains this thread's perf ring buffer */
 		if (rt_arm_drain_mine(self.slot) > 0)
 			atomic_store_explicit(A64(&rt_g.hdr->cpu_last_ns), cpu_now_ns(), memory_order_relaxed);
 		goto out;
 	}
-	if (si->si_code == SI_TIMER && rt_g.method.phase_perf)
-		rt_arm_timer_mine();  /* the timer ended the first period first? */
 	uint64_t n = sample_weight(si);
 	rt_sample(arch_pc(uc), self.slot, n);
 	if (rt_g.stacks) {

@@ -79,6 +79,7 @@ struct arm {
 	_Atomic int phase_spent;       /* the first period has ended (phase_fd disabled) */
 	uint64_t phase_id;             /* PERF_EVENT_IOC_ID of phase_fd */
 	uint64_t phase;                /* its period: ns of CPU time, or events */
+	uint64_t phase_cpu0;           /* the thread's CPU clock when it started, ns */
 };
 
 static struct arm arms[RT_ARMS_MAX];
@@ -161,6 +162,15 @@ static uint64_t random_phase(uint64_t period, uint32_t tid)
 	return period <= 1 ? 1 : 1 + z % period;
 }
 
+/* Thread tid's CPU time in ns, or 0; async-signal-safe. */
+static uint64_t thread_cpu_ns(uint32_t tid)
+{
+	struct timespec ts;
+	if (clock_gettime(thread_clock(tid), &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* ring: record each sample's IP in a ring buffer, with no wakeups. */
 static int perf_open_period(const struct rt_method *m, uint32_t tid, int ring, uint64_t period)
 {
@@ -196,6 +206,7 @@ static int perf_open(const struct rt_method *m, uint32_t tid, int ring)
 /* Deliver fd's overflows to thread tid as pct's signal; 0 or -1. */
 static int perf_signal_to(int fd, uint32_t tid, int signo);
 static int perf_is(int fd, uint64_t want);
+static struct arm *arm_mine(int setup);
 
 /*
  * Open and start arm a's one-shot event: one overflow after phase (ns of
@@ -220,6 +231,7 @@ static void phase_start(struct arm *a, const struct rt_method *m, uint32_t tid, 
 {
 	a->phase_fd = -1;
 	a->phase = phase;
+	a->phase_cpu0 = thread_cpu_ns(tid);
 	/* A descriptor for a few ms of the thread's CPU time, but one that
 	 * an idle thread keeps: at most RT_PHASE_FDS of them, and only while
 	 * the program uses less than an eighth of its RLIMIT_NOFILE
@@ -243,14 +255,23 @@ static void phase_start(struct arm *a, const struct rt_method *m, uint32_t tid, 
 		phase_close(a);
 }
 
-/* Did arm a's one-shot event fire (its signal may have been lost: a
- * legacy signal does not queue behind the program's own instance)?  Its
- * count reaches its period when it does. */
+/* Did arm a's one-shot event fire, or should it have (its signal may
+ * have been lost: a legacy signal does not queue behind one already
+ * pending, the program's own or pct's timer's)?  Its count reaches its
+ * period when it fires; and a task-clock one fires once the thread has
+ * run that long (RT_PHASE_SLACK_NS allows for the hrtimer's slack). */
 static int phase_fired(const struct arm *a)
 {
 	uint64_t count = 0;
-	return perf_is(a->phase_fd, a->phase_id) && read(a->phase_fd, &count, sizeof count) == (ssize_t)sizeof count &&
-	       count >= a->phase;
+	if (!perf_is(a->phase_fd, a->phase_id))
+		return 1;
+	if (read(a->phase_fd, &count, sizeof count) == (ssize_t)sizeof count && count >= a->phase)
+		return 1;
+	if (rt_g.method.event != PCT_EVENT_CPU && rt_g.method.event != PCT_EVENT_USER &&
+	    rt_g.method.event != PCT_EVENT_WALL)
+		return 0;  /* a hardware event's count is all there is */
+	uint64_t now = thread_cpu_ns(a->tid);
+	return now != 0 && now - a->phase_cpu0 >= a->phase + RT_PHASE_SLACK_NS;
 }
 
 static int perf_signal_to(int fd, uint32_t tid, int signo)
@@ -654,17 +675,30 @@ int rt_arm_owns_fd(int fd)
 
 /*
  * async-signal-safe: a CPU timer's signal arrived in the calling thread,
- * which may still wait for its one-shot event: the timer
- * ended the first period, so the event is disabled (and left open: its
- * signal may be on its way, and is then known as pct's and dropped).
+ * which may still wait for its one-shot event.  A sampling timer (no perf
+ * event) ends the first period itself: the one-shot event is disabled
+ * (and left open: its signal may be on its way, and is then known as
+ * pct's and dropped).  A ring buffer's drain timer looks whether the
+ * one-shot event fired with its signal lost (a legacy signal is dropped
+ * when one of pct's is already pending, such as this timer's), and then
+ * starts the thread's event.
  */
 void rt_arm_timer_mine(void)
 {
 	/* the calling thread's own arm (my_arm: no system call per sample);
-	 * a thread armed by another keeps its one-shot event until it fires */
-	struct arm *a = my_arm > 0 ? &arms[my_arm - 1] : NULL;
-	if (a && atomic_load_explicit(&a->used, memory_order_relaxed) == 2 && a->phase_fd >= 0 && !atomic_exchange(&a->phase_spent, 1) && perf_is(a->phase_fd, a->phase_id))
-		ioctl(a->phase_fd, PERF_EVENT_IOC_DISABLE, 0);
+	 * another's only while some one-shot event is open */
+	struct arm *a = my_arm > 0 ? &arms[my_arm - 1] : atomic_load(&phase_fds) > 0 ? arm_mine(0) : NULL;
+	if (a == NULL || atomic_load_explicit(&a->used, memory_order_relaxed) != 2 || a->phase_fd < 0 ||
+	    atomic_load(&a->phase_spent))
+		return;
+	if (a->fd < 0) {
+		if (!atomic_exchange(&a->phase_spent, 1) && perf_is(a->phase_fd, a->phase_id))
+			ioctl(a->phase_fd, PERF_EVENT_IOC_DISABLE, 0);
+	} else if (phase_fired(a) && !atomic_exchange(&a->phase_spent, 1)) {
+		phase_close(a);
+		if (!atomic_load(&a->paused) && perf_is(a->fd, a->perf_id))
+			ioctl(a->fd, PERF_EVENT_IOC_ENABLE, 0);
+	}
 }
 
 /* async-signal-safe: start arm a's event, or its CPU timer for a whole

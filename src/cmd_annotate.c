@@ -214,6 +214,8 @@ int cmd_annotate(int argc, char **argv)
 	int status;
 	if (listing_open(argc, argv, usage, "functions", 3, &l, &status) != 0)
 		return status;
+	if (l.target && l.target[0] == '\0')
+		die_usage("annotate: wants a function name or MODULE+0xSTART-0xEND, not an empty one");
 	if (l.target) {
 		struct target t;
 		if (find_target(&l.set, l.target, &t) == 0) {
@@ -232,7 +234,7 @@ int cmd_annotate(int argc, char **argv)
 			}
 			const char *name = name_match_one("annotate", l.target, names, nnames);
 			if (name == NULL)
-				die("annotate: no function or range '%s' in the profiled modules", l.target);
+				die("annotate: no function or range '%s' in the profiled modules", esc_dup(l.target));
 			for (size_t i = 0; i < nt; i++)  /* that name in every module */
 				if (strcmp(hot[i].name, name) == 0)
 					annotate(&l.set, l.addrs, l.naddrs, l.total, &hot[i]);

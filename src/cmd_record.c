@@ -159,6 +159,8 @@ struct run {
 	uint64_t period_ns;            /* one sampling period of a CPU-time event, or 0 */
 	uint64_t sampled_ns;           /* CPU time the listed files' samples stand for
 					  (profile_sampled_ns), summed */
+	int perf;                      /* a listed file was sampled with perf events, which see
+					  user time only (exclude_kernel) */
 };
 
 /* Add the CPU time p's samples stand for to run's, saturating. */
@@ -166,6 +168,8 @@ static void add_sampled(struct run *run, const struct profile *p)
 {
 	if (__builtin_add_overflow(run->sampled_ns, profile_sampled_ns(p), &run->sampled_ns))
 		run->sampled_ns = UINT64_MAX;
+	if (p->hdr.mechanism == PCT_MECH_PERF)
+		run->perf = 1;
 }
 
 /*
@@ -206,6 +210,8 @@ static int summarize(const char *file, const char *shown, const char *cmd, struc
 	char why[512];
 
 	if (lstat(file, &st) != 0) {
+		char *shown_cmd = esc_dup(cmd);  /* a name with control bytes */
+		cmd = shown_cmd;
 		/* the likeliest reason first: a short run, whose own CPU time
 		 * (own_cpu_ns: the dynamic loader's time before pct starts
 		 * included, its children's not) we know */
@@ -221,6 +227,7 @@ static int summarize(const char *file, const char *shown, const char *cmd, struc
 		else
 			fprintf(stderr, "pct: '%s' wrote no profile (no sample, or a static program not linked "
 					"with libpct, or a setuid one)\n", cmd);
+		free(shown_cmd);
 		return 0;
 	}
 	if (read_own(file, run, &p, why, sizeof why) != 0) {
@@ -432,12 +439,13 @@ static void list_tree(const char *file, const char *shown, int have_main, struct
  * The share of the tree's CPU time that the samples of the files record
  * listed stand for.  The tree's CPU time is wait4's: the command's own and
  * that of every descendant waited for (by its parent, or by init if it was
- * orphaned, which then does not count here), user + system for event cpu,
- * user only for event user.  Nothing is printed for other events.
+ * orphaned, which then does not count here), user + system for event cpu
+ * with CPU timers, user only for event user and for cpu sampled with perf
+ * events (-F above 250).  Nothing is printed for other events.
  */
 static void print_coverage(const struct run *run, const char *event)
 {
-	int user = event && strcmp(event, "user") == 0;
+	int user = (event && strcmp(event, "user") == 0) || run->perf;
 	if (event && strcmp(event, "cpu") != 0 && !user)
 		return;
 	uint64_t tree = user ? run->user_ns : run->cpu_ns;
@@ -590,7 +598,10 @@ int cmd_record(int argc, char **argv)
 		    (stack && setenv("PCT_STACK_BYTES", stack, 1) != 0))
 			_exit(127);
 		execvp(cmd[0], cmd);
-		fprintf(stderr, "pct: cannot run '%s': %s\n", cmd[0], strerror(errno));
+		int err = errno;
+		fputs("pct: cannot run '", stderr);
+		esc_fputs(cmd[0], stderr);
+		fprintf(stderr, "': %s\n", strerror(err));
 		_exit(errno == ENOENT ? 127 : 126);
 	}
 	run.child = pid;

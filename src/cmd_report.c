@@ -162,6 +162,8 @@ static int take_graph_option(int *argc, char **argv, const char **fn)
 			*fn = argv[i + 1], words = 2;
 		else
 			die_usage("report: %s wants a function name", argv[i]);
+		if (**fn == '\0')
+			die_usage("report: %.9s wants a function name, not an empty one", argv[i]);
 		memmove(&argv[i], &argv[i + words], (size_t)(*argc - i - words + 1) * sizeof *argv);
 		*argc -= words;
 		i--;

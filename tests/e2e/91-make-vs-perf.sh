@@ -9,8 +9,7 @@
 # because pct cannot see them by design, as its report states: the
 # dynamic loader's relocations run before pct's constructor, and
 # libpct.so is pct's own runtime.  The other modules' counts must be
-# homogeneous (chi-square, p > 0.001), and so must the counts per CPU
-# second.
+# homogeneous (chi-square, p > 0.001).
 . "$(dirname "$0")/lib.sh"
 command -v perf >/dev/null || skip "perf is not installed (scripts/deps.sh bench installs linux-perf)"
 perf stat -e task-clock:u true >/dev/null 2>&1 || skip "perf cannot count task-clock here"
