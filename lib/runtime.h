@@ -63,8 +63,6 @@ struct rt_method {
 	int signo;                     /* the signal timers and events deliver */
 	unsigned ring_pages;           /* perf: data pages of each thread's ring buffer, which a
 					  CPU-time timer's signal drains; 0: a signal per sample */
-	int phase_perf;                /* CPU timers: a one-shot perf task-clock event can end each
-					  thread's random first period (threads.c) */
 };
 
 /*

@@ -415,11 +415,6 @@ static int choose_method(unsigned hz, int hz_explicit, const char *name)
 			m->ring_pages *= 2;
 	}
 	int err = m->mechanism == PCT_MECH_PERF ? rt_arm_probe(m) : 0;
-	/* A POSIX CPU timer is checked at the scheduler tick only, so its
-	 * random first period would still miss a thread shorter than a tick:
-	 * where perf_event_open is allowed, a one-shot task-clock event, which
-	 * fires at the exact CPU time, ends that first period (threads.c). */
-	m->phase_perf = m->mechanism == PCT_MECH_CPU_TIMER && rt_arm_probe(m) == 0;
 	const char *hint = err == EACCES || err == EPERM ? "see /proc/sys/kernel/perf_event_paranoid"
 			 : err == ENOENT ? "the kernel does not offer it here" : NULL;
 	if (err && d->default_period) {
@@ -438,7 +433,6 @@ static int choose_method(unsigned hz, int hz_explicit, const char *name)
 						  : "sampling falls back to CPU-time timers at 250 Hz, one sample per tick");
 		m->mechanism = PCT_MECH_CPU_TIMER;
 		m->ring_pages = 0;
-		m->phase_perf = 0;
 		/* A period below the tick would make a signal stand for several
 		 * periods (1 + overruns): counts with a variance of weight^2
 		 * per signal, where the error bars assume Poisson */

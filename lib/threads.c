@@ -255,6 +255,14 @@ static void phase_start(struct arm *a, const struct rt_method *m, uint32_t tid, 
 		phase_close(a);
 }
 
+/* Disable arm a's one-shot event, but keep it open: a signal of it may
+ * still be on its way, and is then known as pct's (and dropped). */
+static void phase_stop(struct arm *a)
+{
+	if (perf_is(a->phase_fd, a->phase_id))
+		ioctl(a->phase_fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
 /* Did arm a's one-shot event fire, or should it have (its signal may
  * have been lost: a legacy signal does not queue behind one already
  * pending, the program's own or pct's timer's)?  Its count reaches its
@@ -548,19 +556,10 @@ int rt_arm_thread(uint32_t tid, int own)
 			atomic_fetch_sub(&timers_held, 1);
 		} else {
 			a->have_timer = 1;
-			/* The timer's first expiry is the random phase.  Where a
-			 * one-shot event can end the first period at the exact CPU
-			 * time (the timer fires only at a tick after it), whichever
-			 * comes first ends it: the one-shot event restarts the timer
-			 * for a whole period (rt_arm_overflow_mine), or the timer's
-			 * first signal disables it (rt_arm_timer_mine).  The timer
-			 * alone still samples a thread whose one-shot event was
-			 * closed by the program, or that is in the kernel when its
-			 * phase ends (the event sees user time only). */
+			/* the first expiry is the random phase (a sampling
+			 * timer's), checked at the tick after it */
 			if (timer_settime(a->timer, 0, &ts, NULL) != 0)
 				what = "cannot arm the CPU-time timer";
-			else if (!a->ring && m->phase_perf)
-				phase_start(a, m, tid, phase);
 		}
 		if (what) {
 			int err = errno;
@@ -675,13 +674,10 @@ int rt_arm_owns_fd(int fd)
 
 /*
  * async-signal-safe: a CPU timer's signal arrived in the calling thread,
- * which may still wait for its one-shot event.  A sampling timer (no perf
- * event) ends the first period itself: the one-shot event is disabled
- * (and left open: its signal may be on its way, and is then known as
- * pct's and dropped).  A ring buffer's drain timer looks whether the
- * one-shot event fired with its signal lost (a legacy signal is dropped
- * when one of pct's is already pending, such as this timer's), and then
- * starts the thread's event.
+ * which may still wait for its one-shot event: a ring buffer's drain timer
+ * looks whether the one-shot event fired with its signal lost (a legacy
+ * signal is dropped when one of pct's is already pending, such as this
+ * timer's), and then starts the thread's event.
  */
 void rt_arm_timer_mine(void)
 {
@@ -691,31 +687,19 @@ void rt_arm_timer_mine(void)
 	if (a == NULL || atomic_load_explicit(&a->used, memory_order_relaxed) != 2 || a->phase_fd < 0 ||
 	    atomic_load(&a->phase_spent))
 		return;
-	if (a->fd < 0) {
-		if (!atomic_exchange(&a->phase_spent, 1) && perf_is(a->phase_fd, a->phase_id))
-			ioctl(a->phase_fd, PERF_EVENT_IOC_DISABLE, 0);
-	} else if (phase_fired(a) && !atomic_exchange(&a->phase_spent, 1)) {
-		phase_close(a);
+	if (a->fd >= 0 && phase_fired(a) && !atomic_exchange(&a->phase_spent, 1)) {
+		phase_stop(a);
 		if (!atomic_load(&a->paused) && perf_is(a->fd, a->perf_id))
 			ioctl(a->fd, PERF_EVENT_IOC_ENABLE, 0);
 	}
 }
 
-/* async-signal-safe: start arm a's event, or its CPU timer for a whole
- * period, once its random first period has ended. */
+/* async-signal-safe: start arm a's event once its random first period
+ * has ended. */
 static void arm_run(struct arm *a)
 {
-	if (a->fd >= 0) {
-		if (perf_is(a->fd, a->perf_id))
-			ioctl(a->fd, PERF_EVENT_IOC_ENABLE, 0);
-	} else if (a->have_timer) {
-		uint64_t period = rt_g.method.period;
-		struct itimerspec ts;
-		ts.it_interval.tv_sec = (time_t)(period / 1000000000u);
-		ts.it_interval.tv_nsec = (long)(period % 1000000000u);
-		ts.it_value = ts.it_interval;
-		timer_settime(a->timer, 0, &ts, NULL);
-	}
+	if (perf_is(a->fd, a->perf_id))
+		ioctl(a->fd, PERF_EVENT_IOC_ENABLE, 0);
 }
 
 /* The calling thread's arm, or NULL; async-signal-safe.  setup: also
@@ -746,7 +730,7 @@ int rt_arm_overflow_mine(int fd)
 	if (a == NULL || a->phase_fd < 0 || fd != a->phase_fd)
 		return 1;
 	if (atomic_exchange(&a->phase_spent, 1))
-		return 0;  /* the timer ended the first period first */
+		return 0;  /* found fired already (its signal late, not lost) */
 	/* the kernel sends one signal and disables the event: its
 	 * descriptor can be closed */
 	phase_close(a);
@@ -767,9 +751,10 @@ int rt_arm_pause_mine(int pause)
 		return -1;
 	if (!pause && !atomic_load_explicit(&rt_g.sampling, memory_order_acquire))
 		return 0;
-	int was = !pause;
-	if (!atomic_compare_exchange_strong(&a->paused, &was, pause))
-		return 0;  /* already so */
+	/* every call acts, whatever the flag says: a timer stopped or
+	 * restarted elsewhere is set right by the next call (and sig.c
+	 * takes back pct's pending signal after every pause) */
+	atomic_store(&a->paused, pause);
 	uint64_t period = a->ring ? 1000000000u / RT_DEFAULT_HZ : rt_g.method.period;
 	struct itimerspec ts, was_ts;
 	memset(&ts, 0, sizeof ts);
@@ -788,7 +773,7 @@ int rt_arm_pause_mine(int pause)
 	 * own instance, ends the first period now. */
 	int waiting = a->phase_fd >= 0 && !atomic_load(&a->phase_spent);
 	if (waiting && !pause && phase_fired(a) && !atomic_exchange(&a->phase_spent, 1)) {
-		phase_close(a);
+		phase_stop(a);
 		waiting = 0;
 		if (a->fd >= 0 && perf_is(a->fd, a->perf_id))
 			ioctl(a->fd, PERF_EVENT_IOC_ENABLE, 0);
