@@ -10,7 +10,8 @@
 #    the same operands in the same order (names compared without case and
 #    punctuation, option arguments not compared);
 # and the commands of pct(1) (COMMANDS) and of `pct --help` are the same,
-# as are the pct-CMD(1) pages in man/.
+# as are the pct-CMD(1) pages in man/ and those pct(1) refers to (SEE
+# ALSO); pct(1)'s SYNOPSIS is `pct --help`'s usage.
 # -h and --help are left out of the comparison: every command takes them
 # (this test runs each), and pct(1) documents them once for all.
 . "$(dirname "$0")/lib.sh"
@@ -149,6 +150,11 @@ for x in sorted(set(cmds) - man_cmds):
     errors.append('pct %s: listed by pct --help, not in the COMMANDS of pct(1)' % x)
 for x in sorted(man_cmds - set(cmds)):
     errors.append('pct %s: in the COMMANDS of pct(1), not listed by pct --help' % x)
+usage, _ = help_parts('top.txt')
+synopsis = ' '.join(roff_line(l) for l in secs.get('SYNOPSIS', []))
+if re.findall(r'--[a-z]+', usage) != re.findall(r'--[a-z]+', synopsis) or \
+        operands(usage) != operands(synopsis):
+    errors.append('pct(1) SYNOPSIS %r differs from pct --help usage %r' % (synopsis.strip(), usage.strip()))
 see_also = ' '.join(roff_line(l) for l in secs.get('SEE ALSO', []))
 for x in sorted(set(cmds)):
     if 'pct-%s(1)' % x not in see_also.replace(' ', ''):
