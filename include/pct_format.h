@@ -51,10 +51,13 @@ enum pct_event {
 	PCT_EVENT_CPU = 1,             /* user + system CPU time ("seconds"); with PCT_MECH_PERF
 					  only user time is seen (exclude_kernel) */
 	PCT_EVENT_USER = 2,            /* user CPU time ("seconds"), perf task-clock, exclude_kernel */
-	PCT_EVENT_WALL = 3,            /* wall-clock time of every thread ("seconds"): CPU samples
-					  plus samples of blocked threads taken from
-					  /proc/self/task/TID/syscall */
-	PCT_EVENT_CYCLES = 4,          /* PERF_COUNT_HW_CPU_CYCLES ("cycles") */
+	PCT_EVENT_WALL = 3,            /* wall-clock time of every thread ("seconds", ns of
+					  wall-clock time per sample): CPU samples (user time with
+					  PCT_MECH_PERF) plus samples of blocked threads taken
+					  from /proc/self/task/TID/syscall, all of one period */
+	PCT_EVENT_CYCLES = 4,          /* PERF_COUNT_HW_CPU_CYCLES ("cycles"); this and the
+					  other hardware events count events, not ns: their
+					  periods are events per sample */
 	PCT_EVENT_INSTRUCTIONS = 5,    /* PERF_COUNT_HW_INSTRUCTIONS ("instructions") */
 	PCT_EVENT_CACHE_MISSES = 6,    /* PERF_COUNT_HW_CACHE_MISSES ("cache-misses") */
 	PCT_EVENT_BRANCH_MISSES = 7,   /* PERF_COUNT_HW_BRANCH_MISSES ("branch-misses") */
@@ -128,15 +131,24 @@ struct pct_header {
 	char dimension_abbrev;         /*  56 one character, e.g. 's' (gmon_out.h) */
 	uint8_t pad0[3];               /*  57 zero */
 	uint32_t ppid;                 /*  60 parent's process id at start */
-	uint64_t period_requested_ns;  /*  64 interval asked of the kernel, ns */
-	uint64_t period_ns;            /*  72 effective period in the dimension's unit (ns for
-					  "seconds", events for a count): measured CPU time / samples
-					  for PCT_MECH_CPU_TIMER, the exact period otherwise; 0 until
-					  known (live) */
+	uint64_t period_requested_ns;  /*  64 period asked of the kernel, in the dimension's unit
+					  despite the name: ns of CPU time (cpu, user), ns of
+					  wall-clock time (wall), events per sample (hardware events) */
+	uint64_t period_ns;            /*  72 effective period, same unit: for cpu and user with
+					  PCT_MECH_CPU_TIMER, the CPU time measured / (samples +
+					  dropped), written at the end (0 until then, and if no
+					  sample was taken); otherwise the requested period, written
+					  at the start with PCT_MECH_PERF, at the end for wall with
+					  PCT_MECH_CPU_TIMER (live) */
 	int64_t start_time_ns;         /*  80 CLOCK_REALTIME when sampling started, ns since the epoch */
 	int64_t end_time_ns;           /*  88 CLOCK_REALTIME when it stopped; 0 while running (live) */
-	uint64_t cpu_start_ns;         /*  96 CLOCK_PROCESS_CPUTIME_ID when sampling started, ns */
-	uint64_t cpu_last_ns;          /* 104 CLOCK_PROCESS_CPUTIME_ID at the last sample or at the end (live) */
+	uint64_t cpu_start_ns;         /*  96 CLOCK_PROCESS_CPUTIME_ID when sampling started, ns,
+					  whatever the event (the process's CPU time, never wall
+					  time or events) */
+	uint64_t cpu_last_ns;          /* 104 CLOCK_PROCESS_CPUTIME_ID at the last sample or at the
+					  end, ns (live); for cpu and user the samples cover
+					  cpu_last_ns - cpu_start_ns, for the other events (samples
+					  + dropped) x period_requested_ns */
 
 	uint64_t strings_offset;       /* 112 bytes from file start */
 	uint64_t strings_size;         /* 120 bytes reserved for the pool */
@@ -198,7 +210,7 @@ struct pct_header {
 struct pct_stack {
 	uint32_t size;                 /*  0 bytes of the record, a multiple of 8 */
 	uint32_t ctx;                  /*  4 thread slot + 1 (low 16 bits), | PCT_STACK_DONE */
-	uint64_t weight;               /*  8 samples the record stands for */
+	uint64_t weight;               /*  8 samples the record stands for (each of one period) */
 	uint64_t sp;                   /* 16 address of the first stack byte copied */
 	uint32_t stack_len;            /* 24 bytes of stack copied */
 	uint32_t flags;                /* 28 zero */
@@ -233,7 +245,7 @@ struct pct_thread {
 	uint32_t tid;                  /*  0 kernel thread id; 0 if the slot is empty */
 	uint32_t reserved0;            /*  4 zero */
 	char name[16];                 /*  8 comm, NUL padded (prctl(2) PR_GET_NAME) */
-	uint64_t samples;              /* 24 samples taken in this thread (live) */
+	uint64_t samples;              /* 24 samples taken in this thread (live); samples, not ns */
 };                                     /* 32 */
 
 /*

@@ -22,6 +22,8 @@ static const char usage[] =
 	"device or FIFO is written in place; see pct-merge(1) for symlinks).\n"
 	"`pct report A B C` prints what `pct report` of their merge prints.\n"
 	"\n"
+	"  -o, --output=OUT  write the merged profile to OUT\n"
+	"\n"
 	"See pct-merge(1).\n";
 
 int profile_write(const char *path, const struct pset *s, char *err, size_t errlen);

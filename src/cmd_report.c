@@ -35,7 +35,8 @@
 
 static const char usage[] =
 	"usage: pct report [--by=VIEW] [--split=thread|process] [--format=text|tsv]\n"
-	"                  [-n N] [-l] [--full-names] FILE...\n"
+	"                  [-n N] [--min-samples=N] [-l] [--full-names] FILE...\n"
+	"       pct report --callers=FUNC | --callees=FUNC [--format=text|tsv] FILE...\n"
 	"\n"
 	"Print the flat profile of the pct profiles FILE... (summed; '-' is\n"
 	"standard input): percent, its 95% Wilson interval and samples, then the\n"

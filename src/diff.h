@@ -34,7 +34,7 @@ struct diff_row {
 	uint64_t base, new;            /* samples */
 	double base_pct, new_pct;      /* each profile's share, percent */
 	double delta, lo, hi;          /* change and its 95% interval, percentage points */
-	double p, q;                   /* exact p-value, BH-adjusted */
+	double p, q;                   /* exact p-value; q: p Holm-adjusted */
 	int significant;               /* q < alpha */
 };
 

@@ -44,7 +44,7 @@ struct profile_sample {
 					  runtime keeps 32 KiB) */
 
 /* A sample's raw call stack (pct record -g): registers in DWARF order and
- * the stack bytes copied from sp up; unwind.h turns it into frames. */
+ * the stack bytes copied from sp up; callstack.h turns it into frames. */
 struct profile_stack {
 	uint32_t thread;               /* thread slot + 1; 0: unknown */
 	uint64_t weight;               /* samples it stands for */
@@ -69,8 +69,10 @@ struct profile {
 	char *cmdline;                 /* argv joined by spaces */
 	char *command;                 /* base name of argv[0], or "?" */
 	uint64_t total;                /* sum of samples[].count */
-	uint64_t cpu_ns;               /* time the samples cover, ns: CPU time of the
-					  process, or samples x period for wall and perf */
+	uint64_t cpu_ns;               /* what the samples cover: CPU time of the process, ns
+					  (cpu_last_ns - cpu_start_ns), for cpu and user; (samples +
+					  dropped) x period_requested_ns for the others: ns of
+					  wall-clock time for wall, events for a hardware event */
 };
 
 /*

@@ -30,7 +30,9 @@ struct pset {
 	size_t capmodmap;
 	uint64_t total;                /* samples in all tables */
 	uint64_t dropped;              /* samples lost to full tables */
-	uint64_t cpu_ns;               /* CPU time covered, all files */
+	uint64_t cpu_ns;               /* what the samples cover, all files (profile.cpu_ns): ns of
+					  CPU time for cpu and user, ns of wall-clock time for wall,
+					  events for a hardware event */
 	uint64_t runs;                 /* runs summed: files, counting merged ones as their runs */
 	double expected;               /* samples expected at the requested period, all files
 					  (profile_expected_samples), or -1 if not CPU time */
