@@ -5,10 +5,15 @@
  * -fvisibility=hidden); only the functions in include/pct.h are exported,
  * so nothing of the runtime leaks into the host program's namespace.
  *
- * Dialect: functions marked async-signal-safe may run inside the SIGPROF
- * handler.  They take no locks that the interrupted code could hold, call
- * no malloc and no stdio, and use only the system calls POSIX lists as
- * async-signal-safe (open, read, close, clock_gettime, write) plus atomics.
+ * Dialect: functions marked async-signal-safe may run inside pct's signal
+ * handler (sample.c).  pct's signal is SIGSTKFLT, or the real-time signal
+ * named in $PCT_SIGNAL (sig.c), sent to each thread alone by its own
+ * sampling source (threads.c): a POSIX timer on the thread's CPU clock or
+ * a perf_event_open(2) event; a program's SIGPROF and ITIMER_PROF are left
+ * alone.  Such functions take no locks that the interrupted code could
+ * hold, call no malloc and no stdio, and make only system calls that take
+ * no user-space lock (open, read, write, close, clock_gettime, madvise,
+ * process_vm_readv, ...), plus the atomics below.
  */
 #ifndef PCT_RUNTIME_H
 #define PCT_RUNTIME_H
