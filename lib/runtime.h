@@ -197,6 +197,10 @@ int rt_module_find(uintptr_t pc);                   /* async-signal-safe */
 
 int rt_modules_retire_unmapped(void);
 
+/* method.c: the choice of the sampling method */
+int rt_method_choose(unsigned hz, int hz_explicit, const char *event);
+void rt_method_describe(struct pct_header *h);
+
 /* sample.c */
 uint32_t rt_thread_slot(uint32_t tid, const char *name); /* async-signal-safe */
 uint32_t rt_thread_find(uint32_t tid);              /* async-signal-safe */
