@@ -8,7 +8,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <limits.h>
 #include <string.h>
 
 #include "runtime.h"
@@ -62,7 +61,8 @@ int rt_method_choose(unsigned hz, int hz_explicit, const char *name)
 	 * ones' */
 	if (d->event == PCT_EVENT_WALL && !hz_explicit)
 		hz = RT_WALL_DEFAULT_HZ;
-	m->period = d->default_period ? rt_env_uint("PCT_PERIOD", (unsigned)d->default_period, 1, UINT_MAX) : 1000000000u / hz;
+	unsigned period = d->default_period ? rt_config_value(&rt_g.cfg.period) : 0;
+	m->period = d->default_period ? (period ? period : d->default_period) : 1000000000u / hz;
 	int want_perf = d->default_period || d->event == PCT_EVENT_USER || d->event == PCT_EVENT_WALL ||
 			(hz_explicit && hz > RT_TIMER_MAX_HZ);
 	m->mechanism = want_perf ? PCT_MECH_PERF : PCT_MECH_CPU_TIMER;

@@ -93,7 +93,7 @@ static void header_init(struct pct_header *h, unsigned slots_log2)
 	h->event = PCT_EVENT_CPU;
 	h->pid = (uint32_t)getpid();
 	h->ppid = (uint32_t)getppid();
-	h->session = rt_g.session;
+	h->session = rt_g.cfg.session;
 	memcpy(h->dimension, "seconds", 8);
 	h->dimension_abbrev = 's';
 	h->start_time_ns = realtime_ns();

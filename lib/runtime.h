@@ -71,6 +71,39 @@ struct rt_method {
 };
 
 /*
+ * The configuration from the environment (libpct(3), ENVIRONMENT), read
+ * once, by pct_on() (pct_on.c), as profiling starts; a forked child keeps
+ * its parent's, and a program started by exec(2) reads its own.  A number
+ * that is set but bad stands as its default and is reported where it is
+ * used (rt_config_value), so that a run warns only about the settings it
+ * uses (a bad $PCT_PERIOD is no matter to the cpu event), in the order it
+ * uses them.  $PCT_SECCOMP_OK alone is read when a seccomp filter is
+ * judged (pct_on.c): whoever installs one vouches for it then.
+ */
+struct rt_setting {
+	const char *name;              /* the variable, for the warning */
+	unsigned value;                /* its value, or the default if unset, empty or bad */
+	int bad;                       /* set but not a decimal in range */
+};
+
+struct rt_config {
+	int quiet;                     /* $PCT_QUIET set and not "0": no warnings */
+	uint64_t session;              /* $PCT_SESSION (header.session), 0 if unset or not 16 hex digits */
+	int derived;                   /* $PCT_ROOT_PID is set and names another process */
+	struct rt_setting hz;          /* $PCT_HZ, or RT_DEFAULT_HZ */
+	int hz_explicit;               /* $PCT_HZ is set and not empty (even if bad) */
+	struct rt_setting period;      /* $PCT_PERIOD: events per sample; 0: the event's default */
+	struct rt_setting signo;       /* $PCT_SIGNAL, or SIGSTKFLT, before sig.c's check of it */
+	struct rt_setting slots;       /* $PCT_SLOTS: count table slots */
+	struct rt_setting stack_bytes; /* $PCT_STACK_BYTES, or 0 */
+	struct rt_setting stack_area;  /* $PCT_STACK_AREA: MiB, or RT_STACK_AREA_MB */
+	/* strings of the environment, used only while pct_on() runs and NULL
+	 * after it (the program may change its environment later) */
+	const char *event;             /* $PCT_EVENT, or "cpu" if unset or empty */
+	const char *signal_text;       /* $PCT_SIGNAL as given, or NULL */
+};
+
+/*
  * What the runtime knows of its file, kept in private memory.  The file
  * is a MAP_SHARED mapping that anyone able to write the file can change
  * under the running program, so the runtime treats it as output only:
@@ -116,14 +149,14 @@ struct rt {
 	_Atomic int state;             /* enum rt_state */
 	_Atomic int sampling;          /* the handler records only while set */
 	_Atomic int table_ready;       /* the file exists and table points into it */
-	int quiet;                     /* $PCT_QUIET: no warnings */
-	uint64_t session;              /* $PCT_SESSION (header.session), 0 if unset */
+	struct rt_config cfg;          /* from the environment, by pct_on() */
 	atomic_flag module_lock;       /* held while appending a module record */
 	_Atomic int modules_pending;   /* the module table awaits its first full scan */
 	int argc;                      /* from the constructor, if trustworthy */
 	char **argv;
 	struct rt_method method;
-	unsigned slots_log2;
+	/* in force, from cfg by pct_on() */
+	unsigned slots_log2;           /* $PCT_SLOTS */
 	unsigned stack_bytes;          /* $PCT_STACK_BYTES: stack copied per sample; 0: no stacks */
 	unsigned stack_area_mb;        /* $PCT_STACK_AREA: MiB reserved for stack records */
 	_Atomic int wall_tid;          /* the wall sampler thread, or 0 */
@@ -186,8 +219,8 @@ static inline int rt_reserve(const void *p, size_t len)
 	return rt_output_reserve(p, len);
 }
 
-/* pct_on.c */
-unsigned rt_env_uint(const char *name, unsigned dflt, unsigned lo, unsigned hi);
+/* pct_on.c: a number of rt_g.cfg, after one warning if its value was bad */
+unsigned rt_config_value(const struct rt_setting *s);
 
 /* modules.c */
 void rt_modules_defer_scan(void);

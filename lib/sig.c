@@ -111,10 +111,10 @@ void rt_sig_resolve(void)
  * returns would loop. */
 int rt_sig_choose(void)
 {
-	int s = (int)rt_env_uint("PCT_SIGNAL", SIGSTKFLT, 1, NSIG - 1);
+	int s = (int)rt_config_value(&rt_g.cfg.signo);
 	if (s != SIGSTKFLT && (s < SIGRTMIN || s > SIGRTMAX)) {
 		rt_say("$PCT_SIGNAL must be SIGSTKFLT (16) or a real-time signal (SIGRTMIN..SIGRTMAX), "
-		       "not", getenv("PCT_SIGNAL"), 0, "pct samples with SIGSTKFLT");
+		       "not", rt_g.cfg.signal_text, 0, "pct samples with SIGSTKFLT");
 		s = SIGSTKFLT;
 	}
 	return s;
