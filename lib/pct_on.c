@@ -260,7 +260,7 @@ static void seccomp_stop(void)
 {
 	rt_wall_stop();  /* and its thread ends: a program whose last thread exits must end */
 	rt_sampling_disarm();
-	if (!atomic_exchange(&rt_g.seccomp_warned, 1))
+	if (!rt_xchg(&rt_g.seccomp_warned, 1))
 		rt_say("a seccomp filter was installed", NULL, 0, "profiling stops");
 }
 
@@ -292,7 +292,7 @@ PUBLIC int prctl(int option, ...)
 	va_end(ap);
 	if (real == NULL)
 		real = (prctl_fn *)dlsym(RTLD_NEXT, "prctl");
-	if (option == PR_SET_SECCOMP && atomic_load(&rt_g.state) == RT_ON && rt_g.led.pid == rt_getpid()) {
+	if (option == PR_SET_SECCOMP && rt_load(&rt_g.state) == RT_ON && rt_g.led.pid == rt_getpid()) {
 		if (a[0] != SECCOMP_MODE_FILTER || !seccomp_vouched())
 			seccomp_stop();
 	}
@@ -378,14 +378,14 @@ static unsigned slots_log2(unsigned slots)
 static void after_fork_child(void)
 {
 	char name[PCT_PATH_MAX + 1];
-	if (atomic_load(&rt_g.state) != RT_ON)
+	if (rt_load(&rt_g.state) != RT_ON)
 		return;
-	atomic_store(&rt_g.sampling, 0);
+	rt_store(&rt_g.sampling, 0);
 	rt_arms_forget_after_fork();
 	rt_output_abandon();
 	if (expand_name(name, sizeof name, rt_g.pattern) != 0 || name_in_dir(name, sizeof name) != 0 ||
 	    rt_output_prepare(name, rt_g.slots_log2, strcmp(name, rt_g.name) == 0) != 0) {
-		atomic_store(&rt_g.state, RT_FAILED);
+		rt_store(&rt_g.state, RT_FAILED);
 		return;
 	}
 	strcpy(rt_g.name, name);
@@ -398,16 +398,16 @@ PUBLIC int pct_on(void)
 	int expect = RT_IDLE;
 	char name[PCT_PATH_MAX + 1];
 
-	if (!atomic_compare_exchange_strong(&rt_g.state, &expect, RT_STARTING)) {
+	if (!rt_cas(&rt_g.state, &expect, RT_STARTING)) {
 		while (expect == RT_STARTING)  /* another thread is starting it */
-			expect = atomic_load(&rt_g.state);
+			expect = rt_load(&rt_g.state);
 		return expect == RT_ON ? 1 : expect == RT_FAILED ? -1 : 0;
 	}
 	/* Never profile setuid or setgid programs: $PCT would let any user
 	 * make them write files. */
 	const char *pattern = secure_getenv("PCT");
 	if (pattern == NULL) {
-		atomic_store(&rt_g.state, RT_IDLE);
+		rt_store(&rt_g.state, RT_IDLE);
 		return 0;
 	}
 	config_read();
@@ -440,11 +440,11 @@ PUBLIC int pct_on(void)
 	if (!atfork_done++)
 		pthread_atfork(NULL, NULL, after_fork_child);
 	rt_g.cfg.event = rt_g.cfg.signal_text = NULL;
-	atomic_store(&rt_g.state, RT_ON);
+	rt_store(&rt_g.state, RT_ON);
 	return 1;
 fail:
 	rt_g.cfg.event = rt_g.cfg.signal_text = NULL;
-	atomic_store(&rt_g.state, RT_FAILED);
+	rt_store(&rt_g.state, RT_FAILED);
 	return -1;
 }
 
@@ -454,24 +454,24 @@ PUBLIC void pct_off(void)
 	 * memory, and with it the parent's sampling state: it must change
 	 * nothing (its exit() runs this destructor).  The pid comes from the
 	 * kernel: such a child may see the parent's cached one. */
-	if (atomic_load(&rt_g.state) == RT_ON && rt_g.hdr != NULL && rt_g.led.pid != rt_getpid())
+	if (rt_load(&rt_g.state) == RT_ON && rt_g.hdr != NULL && rt_g.led.pid != rt_getpid())
 		return;
 	int expect = RT_ON;
-	if (!atomic_compare_exchange_strong(&rt_g.state, &expect, RT_OFF))
+	if (!rt_cas(&rt_g.state, &expect, RT_OFF))
 		return;
 	if (rt_g.hdr == NULL) {
-		atomic_store(&rt_g.sampling, 0);
+		rt_store(&rt_g.sampling, 0);
 		return;
 	}
 	rt_sampling_stop();
-	if (atomic_load_explicit(&rt_g.table_ready, memory_order_acquire))
+	if (rt_load_acquire(&rt_g.table_ready))
 		rt_modules_scan_pending();
 	rt_output_finish();
 }
 
 PUBLIC const char *pct_output_path(void)
 {
-	return atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) ? rt_g.path : NULL;
+	return rt_load_acquire(&rt_g.table_ready) ? rt_g.path : NULL;
 }
 
 __attribute__((constructor)) static void rt_init(int argc, char **argv, char **envp)

@@ -58,6 +58,77 @@
 #define RT_AS_HEADROOM (UINT64_C(64) << 20) /* RLIMIT_AS left to the program, at least */
 #define RT_MIN_STACK_AREA (UINT64_C(64) << 10) /* the stack region shrinks to fit no further */
 
+/*
+ * Atomics: the one spelling of lib/.  Each helper has one memory order,
+ * named in it; the plain names are sequentially consistent.
+ *
+ * - relaxed (rt_load_relaxed, rt_store_relaxed, rt_add_relaxed,
+ *   rt_or_relaxed): counters, statistics, the file's copies of them, and
+ *   bits that only ever go from 0 to 1.  Each value need only be whole
+ *   and each add counted once; nothing else is read on the strength of
+ *   one.  The counting path is made of these.
+ * - acquire and release (rt_load_acquire, rt_store_release): publication.
+ *   A writer fills something in, then release-stores the word that says
+ *   it is there (table_ready, sampling, a count table key, a stack
+ *   record's size and ctx, modules_count, the header's state, a perf
+ *   ring's data_tail); a reader acquire-loads that word (or the kernel's
+ *   data_head, a thread table tid) before it reads what the word guards.
+ * - sequentially consistent (rt_load, rt_store, rt_xchg, rt_cas, rt_add,
+ *   rt_sub, rt_or, rt_and, and the spin locks rt_trylock, rt_lock,
+ *   rt_unlock): everything else: the state machine, the registry of armed
+ *   threads, the signal's disposition, the wall sampler, warn-once flags,
+ *   the claim of a count table or thread table slot.  One total order
+ *   over all of them needs no argument about two flags seen in different
+ *   orders.  They are off the counting path or rare on it (a claim, once
+ *   per new slot, is a locked instruction on x86-64 whatever its order).
+ *
+ * p is the address of an _Atomic object of the runtime, or rt_shared(q)
+ * for a plain integer q that other processes or the kernel read or write
+ * at the same time: the file mapping (pct_format.h) and a perf ring
+ * buffer's header (linux/perf_event.h) declare their words plain.
+ * rt_cas(p, e, v) stores v if *p == *e and returns 1, else copies *p to
+ * *e and returns 0 (it never fails spuriously).  The read-modify-writes
+ * return the old value.
+ */
+#define rt_shared(q) ((_Atomic __typeof__(*(q)) *)(q))
+
+#define rt_load_relaxed(p) atomic_load_explicit((p), memory_order_relaxed)
+#define rt_store_relaxed(p, v) atomic_store_explicit((p), (v), memory_order_relaxed)
+#define rt_add_relaxed(p, v) atomic_fetch_add_explicit((p), (v), memory_order_relaxed)
+#define rt_or_relaxed(p, v) atomic_fetch_or_explicit((p), (v), memory_order_relaxed)
+
+#define rt_load_acquire(p) atomic_load_explicit((p), memory_order_acquire)
+#define rt_store_release(p, v) atomic_store_explicit((p), (v), memory_order_release)
+
+#define rt_load(p) atomic_load_explicit((p), memory_order_seq_cst)
+#define rt_store(p, v) atomic_store_explicit((p), (v), memory_order_seq_cst)
+#define rt_xchg(p, v) atomic_exchange_explicit((p), (v), memory_order_seq_cst)
+#define rt_cas(p, e, v) atomic_compare_exchange_strong_explicit((p), (e), (v), memory_order_seq_cst, \
+								 memory_order_seq_cst)
+#define rt_add(p, v) atomic_fetch_add_explicit((p), (v), memory_order_seq_cst)
+#define rt_sub(p, v) atomic_fetch_sub_explicit((p), (v), memory_order_seq_cst)
+#define rt_or(p, v) atomic_fetch_or_explicit((p), (v), memory_order_seq_cst)
+#define rt_and(p, v) atomic_fetch_and_explicit((p), (v), memory_order_seq_cst)
+
+/* Spin locks, held only with signals blocked (rt_block_signals, or sig.c's
+ * own mask), so that no handler spins on a lock its own thread holds.  rt_trylock: 1 if it
+ * took the lock. */
+static inline int rt_trylock(atomic_flag *f)
+{
+	return !atomic_flag_test_and_set_explicit(f, memory_order_seq_cst);
+}
+
+static inline void rt_lock(atomic_flag *f)
+{
+	while (!rt_trylock(f))
+		;
+}
+
+static inline void rt_unlock(atomic_flag *f)
+{
+	atomic_flag_clear_explicit(f, memory_order_seq_cst);
+}
+
 enum rt_state { RT_IDLE, RT_STARTING, RT_ON, RT_OFF, RT_FAILED };
 
 /* The sampling method of one run: see pct_format.h for the values. */
@@ -200,7 +271,7 @@ extern struct rt rt_g;
 /* async-signal-safe: is page i of the file reserved? */
 static inline int rt_reserved_page(uint64_t i)
 {
-	return (int)((atomic_load_explicit(&rt_g.reserved[i / 64], memory_order_relaxed) >> (i % 64)) & 1);
+	return (int)((rt_load_relaxed(&rt_g.reserved[i / 64]) >> (i % 64)) & 1);
 }
 
 int rt_output_reserve(const void *p, size_t len);  /* async-signal-safe */
