@@ -89,7 +89,7 @@ static void header_init(struct pct_header *h, unsigned slots_log2)
 	h->byte_order = PCT_BYTE_ORDER;
 	h->header_size = sizeof *h;
 	h->state = PCT_STATE_RUNNING;
-	h->mechanism = PCT_MECH_CPU_TIMER;  /* until the method is chosen (sample.c) */
+	h->mechanism = PCT_MECH_CPU_TIMER;  /* until the method is chosen (method.c) */
 	h->event = PCT_EVENT_CPU;
 	h->pid = (uint32_t)getpid();
 	h->ppid = (uint32_t)getppid();

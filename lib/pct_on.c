@@ -306,12 +306,11 @@ PUBLIC int prctl(int option, ...)
 	return rc;
 }
 
-/* $name as a decimal in [lo, hi], or dflt (bad if it is set, not empty
- * and not such a decimal). */
-static struct rt_setting env_uint(const char *name, unsigned dflt, unsigned lo, unsigned hi)
+/* $name, whose value is s (getenv), as a decimal in [lo, hi], or dflt
+ * (bad if s is set, not empty and not such a decimal). */
+static struct rt_setting env_uint(const char *name, const char *s, unsigned dflt, unsigned lo, unsigned hi)
 {
 	struct rt_setting r = { name, dflt, 0 };
-	const char *s = getenv(name);
 	char *end;
 	if (s == NULL || *s == '\0')
 		return r;
@@ -340,17 +339,18 @@ static void config_read(void)
 	const char *quiet = getenv("PCT_QUIET");
 	c->quiet = quiet && *quiet && strcmp(quiet, "0") != 0;
 	const char *hz = getenv("PCT_HZ");
-	c->hz = env_uint("PCT_HZ", RT_DEFAULT_HZ, 1, 1000000);
+	c->hz = env_uint("PCT_HZ", hz, RT_DEFAULT_HZ, 1, 1000000);
 	c->hz_explicit = hz && *hz;
 	const char *event = getenv("PCT_EVENT");
 	c->event = event && *event ? event : "cpu";
-	c->period = env_uint("PCT_PERIOD", 0, 1, UINT_MAX);
-	c->signo = env_uint("PCT_SIGNAL", SIGSTKFLT, 1, NSIG - 1);
+	c->period = env_uint("PCT_PERIOD", getenv("PCT_PERIOD"), 0, 1, UINT_MAX);
 	c->signal_text = getenv("PCT_SIGNAL");
-	c->slots = env_uint("PCT_SLOTS", 1u << RT_DEFAULT_SLOTS_LOG2, 1u << RT_MIN_SLOTS_LOG2,
+	c->signo = env_uint("PCT_SIGNAL", c->signal_text, SIGSTKFLT, 1, NSIG - 1);
+	c->slots = env_uint("PCT_SLOTS", getenv("PCT_SLOTS"), 1u << RT_DEFAULT_SLOTS_LOG2, 1u << RT_MIN_SLOTS_LOG2,
 			    1u << RT_MAX_SLOTS_LOG2);
-	c->stack_bytes = env_uint("PCT_STACK_BYTES", 0, 0, RT_STACK_BYTES_MAX);
-	c->stack_area = env_uint("PCT_STACK_AREA", RT_STACK_AREA_MB, 1, RT_STACK_AREA_MB_MAX);
+	c->stack_bytes = env_uint("PCT_STACK_BYTES", getenv("PCT_STACK_BYTES"), 0, 0, RT_STACK_BYTES_MAX);
+	c->stack_area = env_uint("PCT_STACK_AREA", getenv("PCT_STACK_AREA"), RT_STACK_AREA_MB, 1,
+				 RT_STACK_AREA_MB_MAX);
 	/* `pct record` names its command's pid in $PCT_ROOT_PID: only that
 	 * process writes the file named, and the processes under it write
 	 * NAME.PID.pct beside it */

@@ -111,8 +111,8 @@
 #define rt_and(p, v) atomic_fetch_and_explicit((p), (v), memory_order_seq_cst)
 
 /* Spin locks, held only with signals blocked (rt_block_signals, or sig.c's
- * own mask), so that no handler spins on a lock its own thread holds.  rt_trylock: 1 if it
- * took the lock. */
+ * own mask), so that no handler spins on a lock its own thread holds.
+ * rt_trylock: 1 if it took the lock. */
 static inline int rt_trylock(atomic_flag *f)
 {
 	return !atomic_flag_test_and_set_explicit(f, memory_order_seq_cst);
@@ -220,7 +220,6 @@ struct rt {
 	_Atomic int state;             /* enum rt_state */
 	_Atomic int sampling;          /* the handler records only while set */
 	_Atomic int table_ready;       /* the file exists and table points into it */
-	struct rt_config cfg;          /* from the environment, by pct_on() */
 	atomic_flag module_lock;       /* held while appending a module record */
 	_Atomic int modules_pending;   /* the module table awaits its first full scan */
 	int argc;                      /* from the constructor, if trustworthy */
@@ -252,6 +251,8 @@ struct rt {
 	unsigned reserve_shift;        /* log2 of the page size */
 	int reserve_all;               /* the whole file was reserved when it was created */
 	struct rt_ledger led;          /* the file's bounds and counters, private */
+
+	struct rt_config cfg;          /* from the environment, by pct_on() */
 
 	/* The names last, so that the fields above share a page */
 	char pattern[PCT_PATH_MAX + 1]; /* $PCT, expanded again in a forked child */
