@@ -66,7 +66,7 @@ static int module_add(uint64_t start, uint64_t end, uint64_t file_offset, const 
 {
 	struct pct_header *h = rt_g.hdr;
 	struct rt_ledger *l = &rt_g.led;
-	uint32_t n = atomic_load_explicit(&l->modules_count, memory_order_relaxed);
+	uint32_t n = rt_load_relaxed(&l->modules_count);
 	uint64_t used = l->strings_used;
 
 	if (n >= l->modules_max || path_len > PCT_PATH_MAX || used + path_len + 1 > l->strings_size ||
@@ -76,7 +76,7 @@ static int module_add(uint64_t start, uint64_t end, uint64_t file_offset, const 
 	memcpy(rt_g.strings + used, path, path_len);
 	rt_g.strings[used + path_len] = '\0';
 	l->strings_used = used + path_len + 1;
-	atomic_store_explicit((_Atomic uint64_t *)&h->strings_used, l->strings_used, memory_order_relaxed);
+	rt_store_relaxed(rt_shared(&h->strings_used), l->strings_used);
 
 	struct pct_module *m = &rt_g.modules[n];
 	memset(m, 0, sizeof *m);
@@ -97,9 +97,9 @@ static int module_add(uint64_t start, uint64_t end, uint64_t file_offset, const 
 	r->end = end;
 	r->file_offset = file_offset;
 	r->anon = kind == PCT_MOD_ANON;
-	atomic_store_explicit(&r->unmapped, 0, memory_order_relaxed);
-	atomic_store_explicit(&l->modules_count, n + 1, memory_order_release);
-	atomic_store_explicit((_Atomic uint32_t *)&h->modules_count, n + 1, memory_order_release);
+	rt_store_relaxed(&r->unmapped, 0);
+	rt_store_release(&l->modules_count, n + 1);
+	rt_store_release(rt_shared(&h->modules_count), n + 1);
 	return (int)n;
 }
 
@@ -107,10 +107,10 @@ static int module_add(uint64_t start, uint64_t end, uint64_t file_offset, const 
 int rt_module_find(uintptr_t pc)
 {
 	const struct rt_module_range *mods = rt_g.led.mods;
-	uint32_t n = atomic_load_explicit(&rt_g.led.modules_count, memory_order_acquire);
+	uint32_t n = rt_load_acquire(&rt_g.led.modules_count);
 	while (n-- > 0)
 		if (pc >= mods[n].start && pc < mods[n].end &&
-		    !atomic_load_explicit(&mods[n].unmapped, memory_order_relaxed))
+		    !rt_load_relaxed(&mods[n].unmapped))
 			return (int)n;
 	return -1;
 }
@@ -248,7 +248,7 @@ static uint8_t seen[RT_MODULES_MAX];  /* guarded by module_lock */
  * and offset. */
 static void mark_line(const struct maps_line *l)
 {
-	uint32_t n = atomic_load(&rt_g.led.modules_count);
+	uint32_t n = rt_load(&rt_g.led.modules_count);
 	for (uint32_t i = 0; i < n; i++) {
 		const struct rt_module_range *m = &rt_g.led.mods[i];
 		if (m->start == l->start && m->end == l->end && m->file_offset == l->offset)
@@ -342,7 +342,7 @@ static void scan_all_locked(void)
 	exe[n > 0 ? n : 0] = '\0';
 	s.exe = exe;
 	int rc = maps_scan(&s), err = errno;
-	atomic_store_explicit(&rt_g.modules_pending, 0, memory_order_relaxed);
+	rt_store_relaxed(&rt_g.modules_pending, 0);
 	if (rc != 0)
 		rt_warn("cannot read /proc/self/maps, so samples keep raw addresses in", rt_g.path, err);
 	else if (s.full)
@@ -353,7 +353,7 @@ static void scan_all_locked(void)
  * rt_modules_scan_pending at the end). */
 void rt_modules_defer_scan(void)
 {
-	atomic_store(&rt_g.modules_pending, 1);
+	rt_store(&rt_g.modules_pending, 1);
 }
 
 /* Fill the module table now if no sample has yet (at the end of a run
@@ -361,14 +361,13 @@ void rt_modules_defer_scan(void)
 void rt_modules_scan_pending(void)
 {
 	sigset_t old;
-	if (!atomic_load(&rt_g.modules_pending))
+	if (!rt_load(&rt_g.modules_pending))
 		return;
 	rt_block_signals(&old);  /* no handler while the lock is held: see rt_output_create */
-	while (atomic_flag_test_and_set_explicit(&rt_g.module_lock, memory_order_acquire))
-		;
-	if (atomic_load(&rt_g.modules_pending))
+	rt_lock(&rt_g.module_lock);
+	if (rt_load(&rt_g.modules_pending))
 		scan_all_locked();
-	atomic_flag_clear_explicit(&rt_g.module_lock, memory_order_release);
+	rt_unlock(&rt_g.module_lock);
 	rt_restore_signals(&old);
 }
 
@@ -385,23 +384,23 @@ int rt_modules_add_mapping_of(uintptr_t pc)
 	sigset_t old;
 
 	rt_block_signals(&old);
-	if (atomic_flag_test_and_set_explicit(&rt_g.module_lock, memory_order_acquire)) {
+	if (!rt_trylock(&rt_g.module_lock)) {
 		rt_restore_signals(&old);
 		return -1;
 	}
 	/* The first sample records every module; another thread may have
 	 * added this one meanwhile. */
-	if (atomic_load_explicit(&rt_g.modules_pending, memory_order_relaxed))
+	if (rt_load_relaxed(&rt_g.modules_pending))
 		scan_all_locked();
 	mod = rt_module_find(pc);
 	if (mod >= 0)
 		goto out;
 	/* under module_lock: the only writer */
-	uint64_t rescans = atomic_load_explicit(&rt_g.led.rescans, memory_order_relaxed);
+	uint64_t rescans = rt_load_relaxed(&rt_g.led.rescans);
 	if (rescans >= RT_MAX_RESCANS)
 		goto out;
-	atomic_store_explicit(&rt_g.led.rescans, rescans + 1, memory_order_relaxed);
-	atomic_store_explicit((_Atomic uint64_t *)&rt_g.hdr->rescans, rescans + 1, memory_order_relaxed);
+	rt_store_relaxed(&rt_g.led.rescans, rescans + 1);
+	rt_store_relaxed(rt_shared(&rt_g.hdr->rescans), rescans + 1);
 	memset(&s, 0, sizeof s);
 	s.pc = pc;
 	s.added = -1;
@@ -409,7 +408,7 @@ int rt_modules_add_mapping_of(uintptr_t pc)
 	maps_scan(&s);
 	mod = s.added;
 out:
-	atomic_flag_clear_explicit(&rt_g.module_lock, memory_order_release);
+	rt_unlock(&rt_g.module_lock);
 	rt_restore_signals(&old);
 	return mod;
 }
@@ -428,29 +427,27 @@ int rt_modules_retire_unmapped(void)
 
 	/* Nothing is recorded yet, so nothing can be stale; and taking the
 	 * lock now could make the first sample's handler wait on it. */
-	if (atomic_load(&rt_g.modules_pending))
+	if (rt_load(&rt_g.modules_pending))
 		return 0;
 	sigset_t old;
 	rt_block_signals(&old);
-	while (atomic_flag_test_and_set_explicit(&rt_g.module_lock, memory_order_acquire))
-		;
+	rt_lock(&rt_g.module_lock);
 	memset(&s, 0, sizeof s);
 	memset(seen, 0, sizeof seen);
 	s.mark = 1;
 	s.exe = "";
 	if (maps_scan(&s) == 0) {
-		uint32_t count = atomic_load(&rt_g.led.modules_count);
+		uint32_t count = rt_load(&rt_g.led.modules_count);
 		for (uint32_t i = 0; i < count; i++) {
 			struct rt_module_range *m = &rt_g.led.mods[i];
-			if (!seen[i] && !m->anon && !atomic_load(&m->unmapped)) {
-				atomic_store(&m->unmapped, 1);
-				atomic_fetch_or_explicit((_Atomic uint8_t *)&rt_g.modules[i].flags, PCT_MODF_UNMAPPED,
-							 memory_order_relaxed);
+			if (!seen[i] && !m->anon && !rt_load(&m->unmapped)) {
+				rt_store(&m->unmapped, 1);
+				rt_or_relaxed(rt_shared(&rt_g.modules[i].flags), PCT_MODF_UNMAPPED);
 				n++;
 			}
 		}
 	}
-	atomic_flag_clear_explicit(&rt_g.module_lock, memory_order_release);
+	rt_unlock(&rt_g.module_lock);
 	rt_restore_signals(&old);
 	return n;
 }
@@ -467,7 +464,7 @@ __attribute__((visibility("default"))) int dlclose(void *handle)
 	if (real == NULL)
 		return -1;
 	int rc = real(handle);
-	if (rc == 0 && atomic_load(&rt_g.state) == RT_ON && rt_g.hdr && rt_g.led.pid == rt_getpid())
+	if (rc == 0 && rt_load(&rt_g.state) == RT_ON && rt_g.hdr && rt_g.led.pid == rt_getpid())
 		rt_modules_retire_unmapped();
 	return rc;
 }

@@ -89,11 +89,11 @@ static void header_init(struct pct_header *h, unsigned slots_log2)
 	h->byte_order = PCT_BYTE_ORDER;
 	h->header_size = sizeof *h;
 	h->state = PCT_STATE_RUNNING;
-	h->mechanism = PCT_MECH_CPU_TIMER;  /* until the method is chosen (sample.c) */
+	h->mechanism = PCT_MECH_CPU_TIMER;  /* until the method is chosen (method.c) */
 	h->event = PCT_EVENT_CPU;
 	h->pid = (uint32_t)getpid();
 	h->ppid = (uint32_t)getppid();
-	h->session = rt_g.session;
+	h->session = rt_g.cfg.session;
 	memcpy(h->dimension, "seconds", 8);
 	h->dimension_abbrev = 's';
 	h->start_time_ns = realtime_ns();
@@ -241,8 +241,8 @@ int rt_output_prepare(const char *name, unsigned slots_log2, int derived)
 	}
 	memcpy(out.staging, &h, sizeof h);
 	ledger_init(&h);
-	atomic_store(&rt_g.table_ready, 0);
-	out.failed = 0;
+	rt_store(&rt_g.table_ready, 0);
+	rt_store(&out.failed, 0);
 	rt_g.table = NULL;
 	rt_g.stacks = NULL;
 	point_into(out.staging);
@@ -404,14 +404,13 @@ int rt_output_reserve(const void *p, size_t len)
 		if (madvise(rt_g.reserve_base + (i << shift), (size_t)(j - i + 1) << shift,
 			    MADV_POPULATE_WRITE) != 0) {
 			int err = populate_errno(errno);
-			if (!atomic_exchange(&out.full_warned, 1))
+			if (!rt_xchg(&out.full_warned, 1))
 				rt_warn("no room to extend the profile; later samples that need more of it are "
 					"dropped:", rt_g.path, err);
 			return -1;
 		}
 		for (uint64_t k = i; k <= j; k++)
-			atomic_fetch_or_explicit(&rt_g.reserved[k / 64], UINT64_C(1) << (k % 64),
-						 memory_order_relaxed);
+			rt_or_relaxed(&rt_g.reserved[k / 64], UINT64_C(1) << (k % 64));
 		i = j;
 	}
 	return 0;
@@ -457,7 +456,7 @@ static void reserve_forget(void)
 	rt_g.reserved = NULL;
 	rt_g.reserve_base = NULL;
 	rt_g.reserve_all = 0;
-	out.full_warned = 0;
+	rt_store(&out.full_warned, 0);
 }
 
 /* async-signal-safe: append s to buf at *n, if it fits. */
@@ -524,21 +523,18 @@ int rt_output_create(void)
 	 * spin on them, and a program's that siglongjmps would leave them
 	 * held for good. */
 	rt_block_signals(&old);
-	while (atomic_flag_test_and_set_explicit(&out.lock, memory_order_acquire))
-		;
+	rt_lock(&out.lock);
 	/* after a seccomp filter came (pct_on.c), no file is created: a
 	 * last ring drain at exit would otherwise make the system calls the
 	 * filter may kill */
-	if (atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) || out.failed ||
-	    atomic_load(&rt_g.seccomp_warned)) {
-		atomic_flag_clear_explicit(&out.lock, memory_order_release);
+	if (rt_load_acquire(&rt_g.table_ready) || rt_load(&out.failed) || rt_load(&rt_g.seccomp_warned)) {
+		rt_unlock(&out.lock);
 		rt_restore_signals(&old);
-		return out.failed || !atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) ? -1 : 0;
+		return rt_load(&out.failed) || !rt_load_acquire(&rt_g.table_ready) ? -1 : 0;
 	}
 	/* The module table is appended to under module_lock; hold it too so
 	 * that the copy below is complete. */
-	while (atomic_flag_test_and_set_explicit(&rt_g.module_lock, memory_order_acquire))
-		;
+	rt_lock(&rt_g.module_lock);
 	/* An unnamed file (O_TMPFILE) until it is complete, so that even a
 	 * SIGKILL while creating it leaves nothing behind; a named temporary
 	 * where the file system lacks O_TMPFILE.  Nobody else may write it
@@ -598,7 +594,7 @@ int rt_output_create(void)
 	/* Copy only what is in use: the rest of a new file reads as zeros, and
 	 * every page written here costs a fault and a block allocation. */
 	const struct rt_ledger *l = &rt_g.led;
-	size_t modules_len = (size_t)atomic_load(&rt_g.led.modules_count) * sizeof(struct pct_module);
+	size_t modules_len = (size_t)rt_load(&rt_g.led.modules_count) * sizeof(struct pct_module);
 	if (rt_reserve((char *)map + l->modules_offset, modules_len) != 0 ||
 	    rt_reserve((char *)map + l->strings_offset, l->strings_used) != 0) {
 		err = ENOSPC;
@@ -630,13 +626,13 @@ int rt_output_create(void)
 	point_into(map);
 	rt_g.table = (struct pct_entry *)((char *)map + l->table_offset);
 	rt_g.stacks = l->stacks_offset ? (char *)map + l->stacks_offset : NULL;
-	atomic_store_explicit(&rt_g.table_ready, 1, memory_order_release);
-	atomic_flag_clear_explicit(&rt_g.module_lock, memory_order_release);
-	atomic_flag_clear_explicit(&out.lock, memory_order_release);
+	rt_store_release(&rt_g.table_ready, 1);
+	rt_unlock(&rt_g.module_lock);
+	rt_unlock(&out.lock);
 	rt_restore_signals(&old);
 	return 0;
 fail:
-	out.failed = 1;
+	rt_store(&out.failed, 1);
 	rt_sampling_disarm();
 	rt_warn(step, out.final, err);
 	reserve_forget();
@@ -647,8 +643,8 @@ fail:
 	if (named)
 		unlink(out.tmp);
 	rt_g.path[0] = '\0';
-	atomic_flag_clear_explicit(&rt_g.module_lock, memory_order_release);
-	atomic_flag_clear_explicit(&out.lock, memory_order_release);
+	rt_unlock(&rt_g.module_lock);
+	rt_unlock(&out.lock);
 	rt_restore_signals(&old);
 	return -1;
 }
@@ -660,7 +656,7 @@ fail:
  */
 void rt_output_abandon(void)
 {
-	if (atomic_load_explicit(&rt_g.table_ready, memory_order_acquire))
+	if (rt_load_acquire(&rt_g.table_ready))
 		munmap(rt_g.hdr, rt_g.led.file_size);
 	reserve_forget();
 	if (out.staging)
@@ -669,13 +665,13 @@ void rt_output_abandon(void)
 	rt_g.hdr = NULL;
 	rt_g.table = NULL;
 	rt_g.stacks = NULL;
-	atomic_store(&rt_g.table_ready, 0);
+	rt_store(&rt_g.table_ready, 0);
 	if (out.fd >= 0)
 		close(out.fd);  /* the parent's file: the parent trims it */
 	out.fd = -1;
-	out.failed = 0;
-	atomic_flag_clear(&out.lock);
-	atomic_flag_clear(&rt_g.module_lock);
+	rt_store(&out.failed, 0);
+	rt_unlock(&out.lock);
+	rt_unlock(&rt_g.module_lock);
 }
 
 /*
@@ -689,10 +685,10 @@ static void trim_stacks(struct pct_header *h)
 {
 	struct stat st;
 	struct rt_ledger *l = &rt_g.led;
-	if (out.fd < 0 || l->stacks_offset == 0 || atomic_load(&rt_g.seccomp_warned))
+	if (out.fd < 0 || l->stacks_offset == 0 || rt_load(&rt_g.seccomp_warned))
 		return;  /* (under a seccomp filter that came late, no ftruncate) */
 	if (fstat(out.fd, &st) == 0 && st.st_ino == out.st.st_ino && st.st_dev == out.st.st_dev) {
-		uint64_t used = atomic_fetch_add(&l->stacks_used, l->stacks_size + 1);
+		uint64_t used = rt_add(&l->stacks_used, l->stacks_size + 1);
 		if (used > l->stacks_size)
 			used = l->stacks_size;
 		h->stacks_used = used;
@@ -712,13 +708,13 @@ void rt_output_finish(void)
 {
 	struct pct_header *h = rt_g.hdr;
 
-	if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) || rt_g.led.pid != rt_getpid())
+	if (!rt_load_acquire(&rt_g.table_ready) || rt_g.led.pid != rt_getpid())
 		return;
 	h->end_time_ns = realtime_ns();
 	if (rt_g.led.stacks_offset) {
-		uint64_t used = atomic_load(&rt_g.led.stacks_used);
+		uint64_t used = rt_load(&rt_g.led.stacks_used);
 		h->stacks_used = used < rt_g.led.stacks_size ? used : rt_g.led.stacks_size;
 	}
 	trim_stacks(h);
-	atomic_store_explicit((_Atomic uint32_t *)&h->state, PCT_STATE_COMPLETE, memory_order_release);
+	rt_store_release(rt_shared(&h->state), PCT_STATE_COMPLETE);
 }

@@ -23,6 +23,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/seccomp.h>
 #include <stdarg.h>
 #include <pthread.h>
@@ -224,6 +225,17 @@ static int name_in_dir(char *name, size_t cap)
 	return 0;
 }
 
+/* $PCT_SECCOMP_OK is "1": whoever installs a seccomp filter vouches that
+ * it never kills, traps or fails a system call pct makes.  Read when a
+ * filter is judged, at pct_on() and at the program's prctl(2), not with
+ * the rest of the configuration: a program may set it just before it
+ * installs its filter (tests/progs/noperf.c does). */
+static int seccomp_vouched(void)
+{
+	const char *ok = getenv("PCT_SECCOMP_OK");
+	return ok && strcmp(ok, "1") == 0;
+}
+
 /* Whether a seccomp filter allows sampling: sampling starts under none,
  * or under one whose installer vouches ($PCT_SECCOMP_OK=1) that it never
  * kills or traps a system call pct makes.  A filter that kills cannot be
@@ -234,8 +246,7 @@ static int seccomp_refuses(void)
 	if (rt_status_field("Seccomp", &mode, &unused) != 0 || mode == 0)
 		return 0;
 	rt_g.seccomp_start = mode;
-	const char *ok = getenv("PCT_SECCOMP_OK");
-	if (mode == 2 && ok && strcmp(ok, "1") == 0)
+	if (mode == 2 && seccomp_vouched())
 		return 0;
 	rt_say("a seccomp filter is in force", NULL, 0,
 	       "the program runs on without profiling (set PCT_SECCOMP_OK=1 if it never kills a system call)");
@@ -249,7 +260,7 @@ static void seccomp_stop(void)
 {
 	rt_wall_stop();  /* and its thread ends: a program whose last thread exits must end */
 	rt_sampling_disarm();
-	if (!atomic_exchange(&rt_g.seccomp_warned, 1))
+	if (!rt_xchg(&rt_g.seccomp_warned, 1))
 		rt_say("a seccomp filter was installed", NULL, 0, "profiling stops");
 }
 
@@ -281,9 +292,8 @@ PUBLIC int prctl(int option, ...)
 	va_end(ap);
 	if (real == NULL)
 		real = (prctl_fn *)dlsym(RTLD_NEXT, "prctl");
-	if (option == PR_SET_SECCOMP && atomic_load(&rt_g.state) == RT_ON && rt_g.led.pid == rt_getpid()) {
-		const char *ok = getenv("PCT_SECCOMP_OK");
-		if (a[0] != SECCOMP_MODE_FILTER || !ok || strcmp(ok, "1") != 0)
+	if (option == PR_SET_SECCOMP && rt_load(&rt_g.state) == RT_ON && rt_g.led.pid == rt_getpid()) {
+		if (a[0] != SECCOMP_MODE_FILTER || !seccomp_vouched())
 			seccomp_stop();
 	}
 	/* in a static program (libpct.a) there is no dlsym: the system call */
@@ -296,26 +306,63 @@ PUBLIC int prctl(int option, ...)
 	return rc;
 }
 
-/* $name as a decimal in [lo, hi], or dflt (with a warning if it is bad). */
-unsigned rt_env_uint(const char *name, unsigned dflt, unsigned lo, unsigned hi)
+/* $name, whose value is s (getenv), as a decimal in [lo, hi], or dflt
+ * (bad if s is set, not empty and not such a decimal). */
+static struct rt_setting env_uint(const char *name, const char *s, unsigned dflt, unsigned lo, unsigned hi)
 {
-	const char *s = getenv(name);
+	struct rt_setting r = { name, dflt, 0 };
 	char *end;
 	if (s == NULL || *s == '\0')
-		return dflt;
+		return r;
 	errno = 0;
 	unsigned long v = strtoul(s, &end, 10);
-	if (errno || *end || v < lo || v > hi) {
-		rt_warn("ignoring a bad value of", name, 0);
-		return dflt;
-	}
-	return (unsigned)v;
+	if (errno || *end || v < lo || v > hi)
+		r.bad = 1;
+	else
+		r.value = (unsigned)v;
+	return r;
 }
 
-static unsigned slots_log2_from_env(void)
+unsigned rt_config_value(const struct rt_setting *s)
 {
-	unsigned slots = rt_env_uint("PCT_SLOTS", 1u << RT_DEFAULT_SLOTS_LOG2, 1u << RT_MIN_SLOTS_LOG2,
-				  1u << RT_MAX_SLOTS_LOG2);
+	if (s->bad)
+		rt_warn("ignoring a bad value of", s->name, 0);
+	return s->value;
+}
+
+/* Read the whole configuration from the environment into rt_g.cfg (all
+ * but $PCT, which pct_on() reads itself, and $PCT_SECCOMP_OK); no
+ * warnings yet. */
+static void config_read(void)
+{
+	struct rt_config *c = &rt_g.cfg;
+	const char *quiet = getenv("PCT_QUIET");
+	c->quiet = quiet && *quiet && strcmp(quiet, "0") != 0;
+	const char *hz = getenv("PCT_HZ");
+	c->hz = env_uint("PCT_HZ", hz, RT_DEFAULT_HZ, 1, 1000000);
+	c->hz_explicit = hz && *hz;
+	const char *event = getenv("PCT_EVENT");
+	c->event = event && *event ? event : "cpu";
+	c->period = env_uint("PCT_PERIOD", getenv("PCT_PERIOD"), 0, 1, UINT_MAX);
+	c->signal_text = getenv("PCT_SIGNAL");
+	c->signo = env_uint("PCT_SIGNAL", c->signal_text, SIGSTKFLT, 1, NSIG - 1);
+	c->slots = env_uint("PCT_SLOTS", getenv("PCT_SLOTS"), 1u << RT_DEFAULT_SLOTS_LOG2, 1u << RT_MIN_SLOTS_LOG2,
+			    1u << RT_MAX_SLOTS_LOG2);
+	c->stack_bytes = env_uint("PCT_STACK_BYTES", getenv("PCT_STACK_BYTES"), 0, 0, RT_STACK_BYTES_MAX);
+	c->stack_area = env_uint("PCT_STACK_AREA", getenv("PCT_STACK_AREA"), RT_STACK_AREA_MB, 1,
+				 RT_STACK_AREA_MB_MAX);
+	/* `pct record` names its command's pid in $PCT_ROOT_PID: only that
+	 * process writes the file named, and the processes under it write
+	 * NAME.PID.pct beside it */
+	const char *root = getenv("PCT_ROOT_PID");
+	c->derived = root && *root && strtol(root, NULL, 10) != (long)rt_getpid();
+	const char *session = getenv("PCT_SESSION");
+	c->session = session && strlen(session) == 16 && strspn(session, "0123456789abcdef") == 16
+			     ? strtoull(session, NULL, 16) : 0;
+}
+
+static unsigned slots_log2(unsigned slots)
+{
 	unsigned log2 = 0;
 	while ((1u << (log2 + 1)) <= slots)
 		log2++;
@@ -331,14 +378,14 @@ static unsigned slots_log2_from_env(void)
 static void after_fork_child(void)
 {
 	char name[PCT_PATH_MAX + 1];
-	if (atomic_load(&rt_g.state) != RT_ON)
+	if (rt_load(&rt_g.state) != RT_ON)
 		return;
-	atomic_store(&rt_g.sampling, 0);
+	rt_store(&rt_g.sampling, 0);
 	rt_arms_forget_after_fork();
 	rt_output_abandon();
 	if (expand_name(name, sizeof name, rt_g.pattern) != 0 || name_in_dir(name, sizeof name) != 0 ||
 	    rt_output_prepare(name, rt_g.slots_log2, strcmp(name, rt_g.name) == 0) != 0) {
-		atomic_store(&rt_g.state, RT_FAILED);
+		rt_store(&rt_g.state, RT_FAILED);
 		return;
 	}
 	strcpy(rt_g.name, name);
@@ -351,28 +398,26 @@ PUBLIC int pct_on(void)
 	int expect = RT_IDLE;
 	char name[PCT_PATH_MAX + 1];
 
-	if (!atomic_compare_exchange_strong(&rt_g.state, &expect, RT_STARTING)) {
+	if (!rt_cas(&rt_g.state, &expect, RT_STARTING)) {
 		while (expect == RT_STARTING)  /* another thread is starting it */
-			expect = atomic_load(&rt_g.state);
+			expect = rt_load(&rt_g.state);
 		return expect == RT_ON ? 1 : expect == RT_FAILED ? -1 : 0;
 	}
 	/* Never profile setuid or setgid programs: $PCT would let any user
 	 * make them write files. */
 	const char *pattern = secure_getenv("PCT");
 	if (pattern == NULL) {
-		atomic_store(&rt_g.state, RT_IDLE);
+		rt_store(&rt_g.state, RT_IDLE);
 		return 0;
 	}
-	const char *quiet = getenv("PCT_QUIET");
-	rt_g.quiet = quiet && *quiet && strcmp(quiet, "0") != 0;
+	config_read();
 	struct stat err_st;
 	rt_g.err_known = fstat(STDERR_FILENO, &err_st) == 0;
 	rt_g.err_dev = rt_g.err_known ? (uint64_t)err_st.st_dev : 0;
 	rt_g.err_ino = rt_g.err_known ? (uint64_t)err_st.st_ino : 0;
 	if (seccomp_refuses())
 		goto fail;
-	unsigned hz = rt_env_uint("PCT_HZ", RT_DEFAULT_HZ, 1, 1000000);
-	const char *event = getenv("PCT_EVENT");
+	unsigned hz = rt_config_value(&rt_g.cfg.hz);
 	if (strlen(pattern) >= sizeof rt_g.pattern || expand_name(name, sizeof name, pattern) != 0) {
 		rt_warn("output name too long from $PCT", pattern, 0);
 		goto fail;
@@ -381,32 +426,25 @@ PUBLIC int pct_on(void)
 		goto fail;
 	strcpy(rt_g.pattern, pattern);
 	strcpy(rt_g.name, name);
-	rt_g.slots_log2 = slots_log2_from_env();
-	rt_g.stack_bytes = rt_env_uint("PCT_STACK_BYTES", 0, 0, RT_STACK_BYTES_MAX);
-	rt_g.stack_area_mb = rt_env_uint("PCT_STACK_AREA", RT_STACK_AREA_MB, 1, RT_STACK_AREA_MB_MAX);
-	/* `pct record` names its command's pid in $PCT_ROOT_PID: only that
-	 * process writes the file named, and the processes under it write
-	 * NAME.PID.pct beside it */
-	const char *root = getenv("PCT_ROOT_PID");
-	const char *session = getenv("PCT_SESSION");
-	rt_g.session = session && strlen(session) == 16 && strspn(session, "0123456789abcdef") == 16
-			       ? strtoull(session, NULL, 16) : 0;
-	int derived = root && *root && strtol(root, NULL, 10) != (long)rt_getpid();
-	if (rt_output_prepare(name, rt_g.slots_log2, derived) != 0)
+	rt_g.slots_log2 = slots_log2(rt_config_value(&rt_g.cfg.slots));
+	rt_g.stack_bytes = rt_config_value(&rt_g.cfg.stack_bytes);
+	rt_g.stack_area_mb = rt_config_value(&rt_g.cfg.stack_area);
+	if (rt_output_prepare(name, rt_g.slots_log2, rt_g.cfg.derived) != 0)
 		goto fail;
 	rt_modules_defer_scan();
-	const char *hz_env = getenv("PCT_HZ");
-	if (rt_sampling_start(hz, hz_env && *hz_env, event && *event ? event : "cpu") != 0) {
+	if (rt_sampling_start(hz, rt_g.cfg.hz_explicit, rt_g.cfg.event) != 0) {
 		rt_output_finish();
 		goto fail;
 	}
 	static int atfork_done;
 	if (!atfork_done++)
 		pthread_atfork(NULL, NULL, after_fork_child);
-	atomic_store(&rt_g.state, RT_ON);
+	rt_g.cfg.event = rt_g.cfg.signal_text = NULL;
+	rt_store(&rt_g.state, RT_ON);
 	return 1;
 fail:
-	atomic_store(&rt_g.state, RT_FAILED);
+	rt_g.cfg.event = rt_g.cfg.signal_text = NULL;
+	rt_store(&rt_g.state, RT_FAILED);
 	return -1;
 }
 
@@ -416,24 +454,24 @@ PUBLIC void pct_off(void)
 	 * memory, and with it the parent's sampling state: it must change
 	 * nothing (its exit() runs this destructor).  The pid comes from the
 	 * kernel: such a child may see the parent's cached one. */
-	if (atomic_load(&rt_g.state) == RT_ON && rt_g.hdr != NULL && rt_g.led.pid != rt_getpid())
+	if (rt_load(&rt_g.state) == RT_ON && rt_g.hdr != NULL && rt_g.led.pid != rt_getpid())
 		return;
 	int expect = RT_ON;
-	if (!atomic_compare_exchange_strong(&rt_g.state, &expect, RT_OFF))
+	if (!rt_cas(&rt_g.state, &expect, RT_OFF))
 		return;
 	if (rt_g.hdr == NULL) {
-		atomic_store(&rt_g.sampling, 0);
+		rt_store(&rt_g.sampling, 0);
 		return;
 	}
 	rt_sampling_stop();
-	if (atomic_load_explicit(&rt_g.table_ready, memory_order_acquire))
+	if (rt_load_acquire(&rt_g.table_ready))
 		rt_modules_scan_pending();
 	rt_output_finish();
 }
 
 PUBLIC const char *pct_output_path(void)
 {
-	return atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) ? rt_g.path : NULL;
+	return rt_load_acquire(&rt_g.table_ready) ? rt_g.path : NULL;
 }
 
 __attribute__((constructor)) static void rt_init(int argc, char **argv, char **envp)
@@ -443,6 +481,7 @@ __attribute__((constructor)) static void rt_init(int argc, char **argv, char **e
 		rt_g.argc = argc;
 		rt_g.argv = argv;
 	}
+	/* only a gate: pct_on() reads $PCT itself, with secure_getenv */
 	if (getenv("PCT"))
 		pct_on();
 }

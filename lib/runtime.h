@@ -5,10 +5,15 @@
  * -fvisibility=hidden); only the functions in include/pct.h are exported,
  * so nothing of the runtime leaks into the host program's namespace.
  *
- * Dialect: functions marked async-signal-safe may run inside the SIGPROF
- * handler.  They take no locks that the interrupted code could hold, call
- * no malloc and no stdio, and use only the system calls POSIX lists as
- * async-signal-safe (open, read, close, clock_gettime, write) plus atomics.
+ * Dialect: functions marked async-signal-safe may run inside pct's signal
+ * handler (sample.c).  pct's signal is SIGSTKFLT, or the real-time signal
+ * named in $PCT_SIGNAL (sig.c), sent to each thread alone by its own
+ * sampling source (threads.c): a POSIX timer on the thread's CPU clock or
+ * a perf_event_open(2) event; a program's SIGPROF and ITIMER_PROF are left
+ * alone.  Such functions take no locks that the interrupted code could
+ * hold, call no malloc and no stdio, and make only system calls that take
+ * no user-space lock (open, read, write, close, clock_gettime, madvise,
+ * process_vm_readv, ...), plus the atomics below.
  */
 #ifndef PCT_RUNTIME_H
 #define PCT_RUNTIME_H
@@ -53,6 +58,77 @@
 #define RT_AS_HEADROOM (UINT64_C(64) << 20) /* RLIMIT_AS left to the program, at least */
 #define RT_MIN_STACK_AREA (UINT64_C(64) << 10) /* the stack region shrinks to fit no further */
 
+/*
+ * Atomics: the one spelling of lib/.  Each helper has one memory order,
+ * named in it; the plain names are sequentially consistent.
+ *
+ * - relaxed (rt_load_relaxed, rt_store_relaxed, rt_add_relaxed,
+ *   rt_or_relaxed): counters, statistics, the file's copies of them, and
+ *   bits that only ever go from 0 to 1.  Each value need only be whole
+ *   and each add counted once; nothing else is read on the strength of
+ *   one.  The counting path is made of these.
+ * - acquire and release (rt_load_acquire, rt_store_release): publication.
+ *   A writer fills something in, then release-stores the word that says
+ *   it is there (table_ready, sampling, a count table key, a stack
+ *   record's size and ctx, modules_count, the header's state, a perf
+ *   ring's data_tail); a reader acquire-loads that word (or the kernel's
+ *   data_head, a thread table tid) before it reads what the word guards.
+ * - sequentially consistent (rt_load, rt_store, rt_xchg, rt_cas, rt_add,
+ *   rt_sub, rt_or, rt_and, and the spin locks rt_trylock, rt_lock,
+ *   rt_unlock): everything else: the state machine, the registry of armed
+ *   threads, the signal's disposition, the wall sampler, warn-once flags,
+ *   the claim of a count table or thread table slot.  One total order
+ *   over all of them needs no argument about two flags seen in different
+ *   orders.  They are off the counting path or rare on it (a claim, once
+ *   per new slot, is a locked instruction on x86-64 whatever its order).
+ *
+ * p is the address of an _Atomic object of the runtime, or rt_shared(q)
+ * for a plain integer q that other processes or the kernel read or write
+ * at the same time: the file mapping (pct_format.h) and a perf ring
+ * buffer's header (linux/perf_event.h) declare their words plain.
+ * rt_cas(p, e, v) stores v if *p == *e and returns 1, else copies *p to
+ * *e and returns 0 (it never fails spuriously).  The read-modify-writes
+ * return the old value.
+ */
+#define rt_shared(q) ((_Atomic __typeof__(*(q)) *)(q))
+
+#define rt_load_relaxed(p) atomic_load_explicit((p), memory_order_relaxed)
+#define rt_store_relaxed(p, v) atomic_store_explicit((p), (v), memory_order_relaxed)
+#define rt_add_relaxed(p, v) atomic_fetch_add_explicit((p), (v), memory_order_relaxed)
+#define rt_or_relaxed(p, v) atomic_fetch_or_explicit((p), (v), memory_order_relaxed)
+
+#define rt_load_acquire(p) atomic_load_explicit((p), memory_order_acquire)
+#define rt_store_release(p, v) atomic_store_explicit((p), (v), memory_order_release)
+
+#define rt_load(p) atomic_load_explicit((p), memory_order_seq_cst)
+#define rt_store(p, v) atomic_store_explicit((p), (v), memory_order_seq_cst)
+#define rt_xchg(p, v) atomic_exchange_explicit((p), (v), memory_order_seq_cst)
+#define rt_cas(p, e, v) atomic_compare_exchange_strong_explicit((p), (e), (v), memory_order_seq_cst, \
+								 memory_order_seq_cst)
+#define rt_add(p, v) atomic_fetch_add_explicit((p), (v), memory_order_seq_cst)
+#define rt_sub(p, v) atomic_fetch_sub_explicit((p), (v), memory_order_seq_cst)
+#define rt_or(p, v) atomic_fetch_or_explicit((p), (v), memory_order_seq_cst)
+#define rt_and(p, v) atomic_fetch_and_explicit((p), (v), memory_order_seq_cst)
+
+/* Spin locks, held only with signals blocked (rt_block_signals, or sig.c's
+ * own mask), so that no handler spins on a lock its own thread holds.
+ * rt_trylock: 1 if it took the lock. */
+static inline int rt_trylock(atomic_flag *f)
+{
+	return !atomic_flag_test_and_set_explicit(f, memory_order_seq_cst);
+}
+
+static inline void rt_lock(atomic_flag *f)
+{
+	while (!rt_trylock(f))
+		;
+}
+
+static inline void rt_unlock(atomic_flag *f)
+{
+	atomic_flag_clear_explicit(f, memory_order_seq_cst);
+}
+
 enum rt_state { RT_IDLE, RT_STARTING, RT_ON, RT_OFF, RT_FAILED };
 
 /* The sampling method of one run: see pct_format.h for the values. */
@@ -63,6 +139,39 @@ struct rt_method {
 	int signo;                     /* the signal timers and events deliver */
 	unsigned ring_pages;           /* perf: data pages of each thread's ring buffer, which a
 					  CPU-time timer's signal drains; 0: a signal per sample */
+};
+
+/*
+ * The configuration from the environment (libpct(3), ENVIRONMENT), read
+ * once, by pct_on() (pct_on.c), as profiling starts; a forked child keeps
+ * its parent's, and a program started by exec(2) reads its own.  A number
+ * that is set but bad stands as its default and is reported where it is
+ * used (rt_config_value), so that a run warns only about the settings it
+ * uses (a bad $PCT_PERIOD is no matter to the cpu event), in the order it
+ * uses them.  $PCT_SECCOMP_OK alone is read when a seccomp filter is
+ * judged (pct_on.c): whoever installs one vouches for it then.
+ */
+struct rt_setting {
+	const char *name;              /* the variable, for the warning */
+	unsigned value;                /* its value, or the default if unset, empty or bad */
+	int bad;                       /* set but not a decimal in range */
+};
+
+struct rt_config {
+	int quiet;                     /* $PCT_QUIET set and not "0": no warnings */
+	uint64_t session;              /* $PCT_SESSION (header.session), 0 if unset or not 16 hex digits */
+	int derived;                   /* $PCT_ROOT_PID is set and names another process */
+	struct rt_setting hz;          /* $PCT_HZ, or RT_DEFAULT_HZ */
+	int hz_explicit;               /* $PCT_HZ is set and not empty (even if bad) */
+	struct rt_setting period;      /* $PCT_PERIOD: events per sample; 0: the event's default */
+	struct rt_setting signo;       /* $PCT_SIGNAL, or SIGSTKFLT, before sig.c's check of it */
+	struct rt_setting slots;       /* $PCT_SLOTS: count table slots */
+	struct rt_setting stack_bytes; /* $PCT_STACK_BYTES, or 0 */
+	struct rt_setting stack_area;  /* $PCT_STACK_AREA: MiB, or RT_STACK_AREA_MB */
+	/* strings of the environment, used only while pct_on() runs and NULL
+	 * after it (the program may change its environment later) */
+	const char *event;             /* $PCT_EVENT, or "cpu" if unset or empty */
+	const char *signal_text;       /* $PCT_SIGNAL as given, or NULL */
 };
 
 /*
@@ -111,14 +220,13 @@ struct rt {
 	_Atomic int state;             /* enum rt_state */
 	_Atomic int sampling;          /* the handler records only while set */
 	_Atomic int table_ready;       /* the file exists and table points into it */
-	int quiet;                     /* $PCT_QUIET: no warnings */
-	uint64_t session;              /* $PCT_SESSION (header.session), 0 if unset */
 	atomic_flag module_lock;       /* held while appending a module record */
 	_Atomic int modules_pending;   /* the module table awaits its first full scan */
 	int argc;                      /* from the constructor, if trustworthy */
 	char **argv;
 	struct rt_method method;
-	unsigned slots_log2;
+	/* in force, from cfg by pct_on() */
+	unsigned slots_log2;           /* $PCT_SLOTS */
 	unsigned stack_bytes;          /* $PCT_STACK_BYTES: stack copied per sample; 0: no stacks */
 	unsigned stack_area_mb;        /* $PCT_STACK_AREA: MiB reserved for stack records */
 	_Atomic int wall_tid;          /* the wall sampler thread, or 0 */
@@ -144,6 +252,8 @@ struct rt {
 	int reserve_all;               /* the whole file was reserved when it was created */
 	struct rt_ledger led;          /* the file's bounds and counters, private */
 
+	struct rt_config cfg;          /* from the environment, by pct_on() */
+
 	/* The names last, so that the fields above share a page */
 	char pattern[PCT_PATH_MAX + 1]; /* $PCT, expanded again in a forked child */
 	char name[PCT_PATH_MAX + 1];   /* its expansion in this process */
@@ -162,7 +272,7 @@ extern struct rt rt_g;
 /* async-signal-safe: is page i of the file reserved? */
 static inline int rt_reserved_page(uint64_t i)
 {
-	return (int)((atomic_load_explicit(&rt_g.reserved[i / 64], memory_order_relaxed) >> (i % 64)) & 1);
+	return (int)((rt_load_relaxed(&rt_g.reserved[i / 64]) >> (i % 64)) & 1);
 }
 
 int rt_output_reserve(const void *p, size_t len);  /* async-signal-safe */
@@ -181,8 +291,8 @@ static inline int rt_reserve(const void *p, size_t len)
 	return rt_output_reserve(p, len);
 }
 
-/* pct_on.c */
-unsigned rt_env_uint(const char *name, unsigned dflt, unsigned lo, unsigned hi);
+/* pct_on.c: a number of rt_g.cfg, after one warning if its value was bad */
+unsigned rt_config_value(const struct rt_setting *s);
 
 /* modules.c */
 void rt_modules_defer_scan(void);
@@ -191,6 +301,10 @@ int rt_modules_add_mapping_of(uintptr_t pc);        /* async-signal-safe */
 int rt_module_find(uintptr_t pc);                   /* async-signal-safe */
 
 int rt_modules_retire_unmapped(void);
+
+/* method.c: the choice of the sampling method */
+int rt_method_choose(unsigned hz, int hz_explicit, const char *event);
+void rt_method_describe(struct pct_header *h);
 
 /* sample.c */
 uint32_t rt_thread_slot(uint32_t tid, const char *name); /* async-signal-safe */

@@ -19,7 +19,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -33,15 +32,12 @@
 #include "arch.h"
 #include "runtime.h"
 
-#define A64(p) ((_Atomic uint64_t *)(p))
-#define A32(p) ((_Atomic uint32_t *)(p))
-
 /* async-signal-safe: add n to a private counter and show its new value
  * in the file, which is never read back (runtime.h). */
 static inline void store_count(uint64_t *in_file, _Atomic uint64_t *mine, uint64_t n)
 {
-	uint64_t v = atomic_fetch_add_explicit(mine, n, memory_order_relaxed) + n;
-	atomic_store_explicit(A64(in_file), v, memory_order_relaxed);
+	uint64_t v = rt_add_relaxed(mine, n) + n;
+	rt_store_relaxed(rt_shared(in_file), v);
 }
 
 /* The calling thread's tid and thread slot + 1, cached for the handler.
@@ -109,7 +105,7 @@ void rt_stack_record(const uint64_t *regs, uint32_t thread, uint64_t n, uintptr_
 		want = stack_hi - sp;
 	uint64_t head = sizeof(struct pct_stack) + 8 * ARCH_STACK_REGS;
 	uint64_t size = head + ((want + 7) & ~(size_t)7);
-	uint64_t off = atomic_fetch_add_explicit(&l->stacks_used, size, memory_order_relaxed);
+	uint64_t off = rt_add_relaxed(&l->stacks_used, size);
 	if (off + size > l->stacks_size || off + size < off) {
 		store_count(&h->stacks_dropped, &l->stacks_dropped, n);
 		return;
@@ -120,18 +116,18 @@ void rt_stack_record(const uint64_t *regs, uint32_t thread, uint64_t n, uintptr_
 	 * readers stop at this unwritten record anyway. */
 	uint64_t ahead = ((off + size + 65535) & ~(uint64_t)65535) - off;
 	if (rt_reserve(rec, ahead < l->stacks_size - off ? ahead : l->stacks_size - off) != 0) {
-		atomic_fetch_add_explicit(&l->stacks_used, l->stacks_size + 1, memory_order_relaxed);
+		rt_add_relaxed(&l->stacks_used, l->stacks_size + 1);
 		store_count(&h->stacks_dropped, &l->stacks_dropped, n);
 		return;
 	}
-	atomic_store_explicit(A64(&h->stacks_used), off + size, memory_order_relaxed);
+	rt_store_relaxed(rt_shared(&h->stacks_used), off + size);
 	struct pct_stack *r = (struct pct_stack *)rec;
-	atomic_store_explicit(A32(&r->size), (uint32_t)size, memory_order_release);
+	rt_store_release(rt_shared(&r->size), (uint32_t)size);
 	r->weight = n;
 	r->sp = sp;
 	memcpy(rec + sizeof *r, regs, 8 * ARCH_STACK_REGS);
 	r->stack_len = (uint32_t)copy_readable(rec + head, sp, want);
-	atomic_store_explicit(A32(&r->ctx), (thread & PCT_CTX_THREAD_MASK) | PCT_STACK_DONE, memory_order_release);
+	rt_store_release(rt_shared(&r->ctx), (thread & PCT_CTX_THREAD_MASK) | PCT_STACK_DONE);
 }
 
 /* async-signal-safe */
@@ -157,21 +153,19 @@ uint32_t rt_thread_slot(uint32_t tid, const char *name)
 		struct pct_thread *t = &rt_g.threads[i];
 		if (rt_reserve(t, sizeof *t) != 0)
 			return 0;
-		uint32_t cur = atomic_load_explicit(A32(&t->tid), memory_order_acquire);
+		uint32_t cur = rt_load_acquire(rt_shared(&t->tid));
 		if (cur == 0) {
-			if (atomic_load_explicit(&l->threads_count, memory_order_relaxed) >=
-			    l->threads_max - l->threads_max / 8)
+			if (rt_load_relaxed(&l->threads_count) >= l->threads_max - l->threads_max / 8)
 				return 0;
-			if (atomic_compare_exchange_strong_explicit(A32(&t->tid), &cur, tid, memory_order_acq_rel,
-								    memory_order_acquire)) {
+			if (rt_cas(rt_shared(&t->tid), &cur, tid)) {
 				char buf[16] = { 0 };
 				if (name)
 					strncpy(buf, name, sizeof buf - 1);
 				else
 					prctl(PR_GET_NAME, buf);
 				memcpy(t->name, buf, sizeof t->name);
-				uint32_t count = atomic_fetch_add_explicit(&l->threads_count, 1, memory_order_relaxed);
-				atomic_store_explicit(A32(&rt_g.hdr->threads_count), count + 1, memory_order_relaxed);
+				uint32_t count = rt_add_relaxed(&l->threads_count, 1);
+				rt_store_relaxed(rt_shared(&rt_g.hdr->threads_count), count + 1);
 				return i + 1;
 			}
 		}
@@ -189,7 +183,7 @@ uint32_t rt_thread_find(uint32_t tid)
 	for (int probe = 0; probe < RT_MAX_PROBES; probe++, i = (i + 1) & mask) {
 		if (rt_reserve(&rt_g.threads[i], sizeof rt_g.threads[i]) != 0)
 			return 0;
-		uint32_t cur = atomic_load_explicit(A32(&rt_g.threads[i].tid), memory_order_acquire);
+		uint32_t cur = rt_load_acquire(rt_shared(&rt_g.threads[i].tid));
 		if (cur == tid)
 			return i + 1;
 		if (cur == 0)
@@ -211,15 +205,14 @@ static void table_count(uint64_t key, uint64_t ctx, uint64_t n)
 		struct pct_entry *e = &rt_g.table[i];
 		if (rt_reserve(e, sizeof *e) != 0)
 			break;
-		uint64_t k = atomic_load_explicit(A64(&e->key), memory_order_acquire);
+		uint64_t k = rt_load_acquire(rt_shared(&e->key));
 		if (k == 0) {
-			if (atomic_load_explicit(&l->slots_used, memory_order_relaxed) >= rt_g.slots_limit)
+			if (rt_load_relaxed(&l->slots_used) >= rt_g.slots_limit)
 				break;
-			if (atomic_compare_exchange_strong_explicit(A64(&e->key), &k, PCT_KEY_BUSY,
-								    memory_order_acquire, memory_order_acquire)) {
-				atomic_store_explicit(A64(&e->ctx), ctx, memory_order_relaxed);
-				atomic_fetch_add_explicit(A64(&e->count), n, memory_order_relaxed);
-				atomic_store_explicit(A64(&e->key), key, memory_order_release);
+			if (rt_cas(rt_shared(&e->key), &k, PCT_KEY_BUSY)) {
+				rt_store_relaxed(rt_shared(&e->ctx), ctx);
+				rt_add_relaxed(rt_shared(&e->count), n);
+				rt_store_release(rt_shared(&e->key), key);
 				store_count(&h->slots_used, &l->slots_used, 1);
 				store_count(&h->samples, &l->samples, n);
 				return;
@@ -227,8 +220,8 @@ static void table_count(uint64_t key, uint64_t ctx, uint64_t n)
 		}
 		/* A slot being claimed (PCT_KEY_BUSY) is passed over: at worst
 		 * the same (key, ctx) gets a second slot, which readers add. */
-		if (k == key && atomic_load_explicit(A64(&e->ctx), memory_order_relaxed) == ctx) {
-			atomic_fetch_add_explicit(A64(&e->count), n, memory_order_relaxed);
+		if (k == key && rt_load_relaxed(rt_shared(&e->ctx)) == ctx) {
+			rt_add_relaxed(rt_shared(&e->count), n);
 			store_count(&h->samples, &l->samples, n);
 			return;
 		}
@@ -248,7 +241,7 @@ void rt_sample_lost(uint64_t n)
 void rt_sample(uintptr_t pc, uint32_t thread, uint64_t n)
 {
 	rt_sample_at(pc, thread, n);
-	atomic_store_explicit(A64(&rt_g.hdr->cpu_last_ns), cpu_now_ns(), memory_order_relaxed);
+	rt_store_relaxed(rt_shared(&rt_g.hdr->cpu_last_ns), cpu_now_ns());
 }
 
 /* async-signal-safe: rt_sample without noting the CPU clock, for a
@@ -267,7 +260,7 @@ void rt_sample_at(uintptr_t pc, uint32_t thread, uint64_t n)
 	}
 	table_count(key, thread & PCT_CTX_THREAD_MASK, n);
 	if (thread)
-		atomic_fetch_add_explicit(A64(&rt_g.threads[thread - 1].samples), n, memory_order_relaxed);
+		rt_add_relaxed(rt_shared(&rt_g.threads[thread - 1].samples), n);
 }
 
 /* async-signal-safe */
@@ -309,16 +302,16 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	 * a late signal of a one-shot event the timer beat? */
 	if (si->si_code == POLL_HUP && !rt_arm_overflow_mine(si->si_fd))
 		goto out;
-	if (!atomic_load_explicit(&rt_g.sampling, memory_order_acquire))
+	if (!rt_load_acquire(&rt_g.sampling))
 		goto out;
 	if (altstack_short(uc)) {
 		/* a small alternate stack (one set up by a raw system call,
 		 * which sigaltstack() in sig.c does not see): lost, not a fault */
-		if (atomic_load_explicit(&rt_g.table_ready, memory_order_acquire))
+		if (rt_load_acquire(&rt_g.table_ready))
 			rt_sample_lost(sample_weight(si));
 		goto out;
 	}
-	if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) && rt_output_create() != 0)
+	if (!rt_load_acquire(&rt_g.table_ready) && rt_output_create() != 0)
 		goto out;
 	if (self.tid == 0)
 		self.tid = rt_gettid();
@@ -335,7 +328,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	if (rt_g.method.ring_pages && si->si_code == SI_TIMER) {
 		/* the tick that drains this thread's perf ring buffer */
 		if (rt_arm_drain_mine(self.slot) > 0)
-			atomic_store_explicit(A64(&rt_g.hdr->cpu_last_ns), cpu_now_ns(), memory_order_relaxed);
+			rt_store_relaxed(rt_shared(&rt_g.hdr->cpu_last_ns), cpu_now_ns());
 		goto out;
 	}
 	uint64_t n = sample_weight(si);
@@ -349,116 +342,11 @@ out:
 	errno = saved;
 }
 
-struct event_def {
-	const char *name;
-	int event;
-	const char *dimension;
-	char abbrev;
-	uint64_t default_period;       /* events per sample; 0 for time */
-};
-
-/* The hardware periods are primes, so that a loop of a round number of
- * events cannot alias with the sampling. */
-static const struct event_def events[] = {
-	{ "cpu", PCT_EVENT_CPU, "seconds", 's', 0 },
-	{ "user", PCT_EVENT_USER, "seconds", 's', 0 },
-	{ "wall", PCT_EVENT_WALL, "seconds", 's', 0 },
-	{ "cycles", PCT_EVENT_CYCLES, "cycles", '1', 2000003 },
-	{ "instructions", PCT_EVENT_INSTRUCTIONS, "instructions", '1', 2000003 },
-	{ "cache-misses", PCT_EVENT_CACHE_MISSES, "cache-misses", '1', 20011 },
-	{ "branch-misses", PCT_EVENT_BRANCH_MISSES, "branch-misses", '1', 20011 },
-};
-
-static const struct event_def *chosen;
-
-/* Choose how to sample event at hz: fills rt_g.method, or warns and
- * returns -1 when the event cannot be sampled here. */
-static int choose_method(unsigned hz, int hz_explicit, const char *name)
-{
-	const struct event_def *d = NULL;
-	struct rt_method *m = &rt_g.method;
-
-	for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
-		if (strcmp(events[i].name, name) == 0)
-			d = &events[i];
-	if (d == NULL) {
-		rt_warn("unknown event in $PCT_EVENT (cpu, user, wall, cycles, instructions, "
-			"cache-misses, branch-misses):", name, 0);
-		return -1;
-	}
-	m->event = d->event;
-	m->signo = rt_sig_choose();
-	chosen = d;
-	if (m->period == 0)
-		m->period = 1;
-	/* cpu: CPU timers (user + system time) unless a rate above the tick
-	 * is asked for; wall: perf's exact period when it can, since the
-	 * blocked threads' samples must have the same period as the running
-	 * ones' */
-	if (d->event == PCT_EVENT_WALL && !hz_explicit)
-		hz = RT_WALL_DEFAULT_HZ;
-	m->period = d->default_period ? rt_env_uint("PCT_PERIOD", (unsigned)d->default_period, 1, UINT_MAX) : 1000000000u / hz;
-	int want_perf = d->default_period || d->event == PCT_EVENT_USER || d->event == PCT_EVENT_WALL ||
-			(hz_explicit && hz > RT_TIMER_MAX_HZ);
-	m->mechanism = want_perf ? PCT_MECH_PERF : PCT_MECH_CPU_TIMER;
-	/* A ring buffer per thread, drained at the tick, instead of a signal
-	 * per sample (threads.c), except where the handler must see each
-	 * sample's registers and stack (-g) or the wall sampler's period.
-	 * Sized for 50 ms of samples at 16 bytes each (a hardware event is
-	 * taken as 10000 samples per second), 8 to 512 pages. */
-	m->ring_pages = 0;
-	if (m->mechanism == PCT_MECH_PERF && !rt_g.stack_bytes && d->event != PCT_EVENT_WALL) {
-		uint64_t per_s = d->default_period ? 10000 : 1000000000u / m->period;
-		uint64_t want = per_s * 16 / 20 / 4096 + 1;
-		m->ring_pages = 8;
-		while (m->ring_pages < want && m->ring_pages < 512)
-			m->ring_pages *= 2;
-	}
-	int err = m->mechanism == PCT_MECH_PERF ? rt_arm_probe(m) : 0;
-	const char *hint = err == EACCES || err == EPERM ? "see /proc/sys/kernel/perf_event_paranoid"
-			 : err == ENOENT ? "the kernel does not offer it here" : NULL;
-	if (err && d->default_period) {
-		rt_warn("this CPU or VM exposes no such hardware event, so pct does not profile; "
-			"perf_event_open for", d->name, err);
-		return -1;
-	}
-	if (err && d->event == PCT_EVENT_USER) {
-		rt_warn("user CPU time is sampled with perf_event_open, which was refused, so pct does "
-			"not profile", hint, err);
-		return -1;
-	}
-	if (err) {
-		rt_say("perf_event_open was refused", hint, err,
-		       d->event == PCT_EVENT_WALL ? "sampling falls back to CPU-time timers"
-						  : "sampling falls back to CPU-time timers at 250 Hz, one sample per tick");
-		m->mechanism = PCT_MECH_CPU_TIMER;
-		m->ring_pages = 0;
-		/* A period below the tick would make a signal stand for several
-		 * periods (1 + overruns): counts with a variance of weight^2
-		 * per signal, where the error bars assume Poisson */
-		if (d->event != PCT_EVENT_WALL && m->period < 1000000000u / RT_TIMER_MAX_HZ)
-			m->period = 1000000000u / RT_TIMER_MAX_HZ;
-		/* A timer's effective period is only its requested one well
-		 * below the tick (250 Hz asked gives 238 Hz at CONFIG_HZ=250) */
-		if (d->event == PCT_EVENT_WALL && m->period < 1000000000u / RT_WALL_TIMER_MAX_HZ)
-			m->period = 1000000000u / RT_WALL_TIMER_MAX_HZ;
-	}
-	return 0;
-}
-
 /* Describe the chosen method in the (new) header, and start its clock. */
 static void header_method(void)
 {
 	struct pct_header *h = rt_g.hdr;
-	memcpy(h->dimension, chosen->dimension, strlen(chosen->dimension) + 1);
-	h->dimension_abbrev = chosen->abbrev;
-	h->event = (uint32_t)chosen->event;
-	h->mechanism = (uint32_t)rt_g.method.mechanism;
-	h->period_requested_ns = rt_g.method.period;
-	/* perf and the wall sampler keep exact periods; CPU timers are
-	 * measured at the end */
-	if (rt_g.method.mechanism == PCT_MECH_PERF)
-		h->period_ns = rt_g.method.period;
+	rt_method_describe(h);
 	rt_g.led.cpu_start_ns = cpu_now_ns();
 	h->cpu_start_ns = rt_g.led.cpu_start_ns;
 	h->cpu_last_ns = rt_g.led.cpu_start_ns;
@@ -471,16 +359,16 @@ static void header_method(void)
  */
 int rt_sampling_start(unsigned hz, int hz_explicit, const char *event)
 {
-	if (choose_method(hz, hz_explicit, event) != 0)
+	if (rt_method_choose(hz, hz_explicit, event) != 0)
 		return -1;
 	if (rt_sig_install(rt_g.method.signo, on_signal) != 0)
 		return -1;
 	header_method();
 	if (rt_g.stack_bytes)
 		rt_thread_stack_known();
-	atomic_store_explicit(&rt_g.sampling, 1, memory_order_release);
+	rt_store_release(&rt_g.sampling, 1);
 	if (rt_arm_thread(rt_gettid(), 1) != 0) {
-		atomic_store_explicit(&rt_g.sampling, 0, memory_order_release);
+		rt_store_release(&rt_g.sampling, 0);
 		return -1;
 	}
 	rt_sig_mask_changed();  /* a program that blocked it before pct_on */
@@ -495,7 +383,7 @@ int rt_sampling_start(unsigned hz, int hz_explicit, const char *event)
 /* async-signal-safe: stop every thread's timer or event. */
 void rt_sampling_disarm(void)
 {
-	atomic_store_explicit(&rt_g.sampling, 0, memory_order_release);
+	rt_store_release(&rt_g.sampling, 0);
 	rt_disarm_all();
 }
 
@@ -512,16 +400,16 @@ void rt_sampling_stop(void)
 	struct pct_header *h = rt_g.hdr;
 	struct rt_ledger *l = &rt_g.led;
 	const struct rt_method *m = &rt_g.method;
-	uint64_t samples = atomic_load(&l->samples), dropped = atomic_load(&l->dropped);
+	uint64_t samples = rt_load(&l->samples), dropped = rt_load(&l->dropped);
 	uint64_t now = cpu_now_ns();
 	/* the final counts, in case a store of two racing handlers landed
 	 * out of order */
-	atomic_store_explicit(A64(&h->samples), samples, memory_order_relaxed);
-	atomic_store_explicit(A64(&h->dropped), dropped, memory_order_relaxed);
-	atomic_store_explicit(A64(&h->slots_used), atomic_load(&l->slots_used), memory_order_relaxed);
-	atomic_store_explicit(A32(&h->threads_count), atomic_load(&l->threads_count), memory_order_relaxed);
-	atomic_store_explicit(A64(&h->stacks_dropped), atomic_load(&l->stacks_dropped), memory_order_relaxed);
-	atomic_store_explicit(A64(&h->cpu_last_ns), now, memory_order_relaxed);
+	rt_store_relaxed(rt_shared(&h->samples), samples);
+	rt_store_relaxed(rt_shared(&h->dropped), dropped);
+	rt_store_relaxed(rt_shared(&h->slots_used), rt_load(&l->slots_used));
+	rt_store_relaxed(rt_shared(&h->threads_count), rt_load(&l->threads_count));
+	rt_store_relaxed(rt_shared(&h->stacks_dropped), rt_load(&l->stacks_dropped));
+	rt_store_relaxed(rt_shared(&h->cpu_last_ns), now);
 	if (samples + dropped > 0 && m->mechanism == PCT_MECH_CPU_TIMER && m->event != PCT_EVENT_WALL)
 		h->period_ns = (now - l->cpu_start_ns) / (samples + dropped);
 	else if (m->event == PCT_EVENT_WALL || m->mechanism == PCT_MECH_PERF)
@@ -535,9 +423,9 @@ void rt_sampling_after_fork(void)
 	self.tid = 0;
 	self.slot = 0;
 	header_method();
-	atomic_store_explicit(&rt_g.sampling, 1, memory_order_release);
+	rt_store_release(&rt_g.sampling, 1);
 	if (rt_arm_thread(rt_gettid(), 1) != 0) {
-		atomic_store_explicit(&rt_g.sampling, 0, memory_order_release);
+		rt_store_release(&rt_g.sampling, 0);
 		return;
 	}
 	rt_sig_mask_changed();

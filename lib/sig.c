@@ -111,10 +111,10 @@ void rt_sig_resolve(void)
  * returns would loop. */
 int rt_sig_choose(void)
 {
-	int s = (int)rt_env_uint("PCT_SIGNAL", SIGSTKFLT, 1, NSIG - 1);
+	int s = (int)rt_config_value(&rt_g.cfg.signo);
 	if (s != SIGSTKFLT && (s < SIGRTMIN || s > SIGRTMAX)) {
 		rt_say("$PCT_SIGNAL must be SIGSTKFLT (16) or a real-time signal (SIGRTMIN..SIGRTMAX), "
-		       "not", getenv("PCT_SIGNAL"), 0, "pct samples with SIGSTKFLT");
+		       "not", rt_g.cfg.signal_text, 0, "pct samples with SIGSTKFLT");
 		s = SIGSTKFLT;
 	}
 	return s;
@@ -130,13 +130,13 @@ int rt_sig_install(int signo, void (*handler)(int, siginfo_t *, void *))
 		rt_warn("cannot find libc's sigaction", NULL, 0);
 		return -1;
 	}
-	if (atomic_load(&sig_no) == signo)
+	if (rt_load(&sig_no) == signo)
 		return 0;
 	if (real_sigaction(signo, NULL, &virt[0]) != 0) {
 		rt_warn("cannot inspect the signal in $PCT_SIGNAL", NULL, errno);
 		return -1;
 	}
-	atomic_store(&virt_cur, 0);
+	rt_store(&virt_cur, 0);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = handler;
 	/* SA_ONSTACK: Go's runtime refuses handlers without it */
@@ -150,7 +150,7 @@ int rt_sig_install(int signo, void (*handler)(int, siginfo_t *, void *))
 		rt_warn("cannot install pct's signal handler", NULL, errno);
 		return -1;
 	}
-	atomic_store(&sig_no, signo);
+	rt_store(&sig_no, signo);
 	return 0;
 }
 
@@ -189,7 +189,7 @@ static int requeue(int sig, siginfo_t *si)
  * disposition says. */
 void rt_sig_forward(int sig, siginfo_t *si, void *uc)
 {
-	struct sigaction a = virt[atomic_load(&virt_cur)];
+	struct sigaction a = virt[rt_load(&virt_cur)];
 	sigset_t set, saved;
 #ifndef RT_NO_INTERPOSE
 	if (vmask_fall_back(sig, si, uc))
@@ -211,10 +211,10 @@ void rt_sig_forward(int sig, siginfo_t *si, void *uc)
 		return;
 	}
 	if (a.sa_flags & SA_RESETHAND) {
-		int next = !atomic_load(&virt_cur);
+		int next = !rt_load(&virt_cur);
 		memset(&virt[next], 0, sizeof virt[next]);
 		virt[next].sa_handler = SIG_DFL;
-		atomic_store(&virt_cur, next);
+		rt_store(&virt_cur, next);
 	}
 	/* the mask the kernel would have set for the program's handler:
 	 * the interrupted mask, plus its sa_mask, plus sig unless SA_NODEFER */
@@ -274,7 +274,7 @@ static void altstack_known(const stack_t *ss);
  * starting). */
 void rt_sig_mask_changed(void)
 {
-	int sig = atomic_load(&sig_no);
+	int sig = rt_load(&sig_no);
 	sigset_t cur;
 	if (sig != 0 && real_pthread_sigmask(SIG_BLOCK, NULL, &cur) == 0) {
 		sig_blocked(sig, sigismember(&cur, sig));
@@ -394,7 +394,7 @@ static int vmask_fall_back(int sig, siginfo_t *si, void *uc)
  */
 static int mask_call(sigmask_fn *real, int how, const sigset_t *set, sigset_t *old)
 {
-	int sig = atomic_load(&sig_no);
+	int sig = rt_load(&sig_no);
 	if (!acting(sig) || (set && how != SIG_BLOCK && how != SIG_UNBLOCK && how != SIG_SETMASK))
 		return real(how, set, old);
 	sigset_t s, cur;
@@ -460,7 +460,7 @@ PUBLIC int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 PUBLIC int sigpending(sigset_t *set)
 {
 	rt_sig_resolve();
-	int sig = atomic_load(&sig_no);
+	int sig = rt_load(&sig_no);
 	int rc = real_sigpending(set);
 	if (rc == 0 && acting(sig) && !vmask.real)
 		sigdelset(set, sig);
@@ -479,7 +479,7 @@ PUBLIC int sigpending(sigset_t *set)
 PUBLIC int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *ts)
 {
 	rt_sig_resolve();
-	int sig = atomic_load(&sig_no);
+	int sig = rt_load(&sig_no);
 	if (real_sigtimedwait == NULL)
 		return errno = ENOSYS, -1;
 	const void *given = set;
@@ -529,7 +529,7 @@ PUBLIC int sigwait(const sigset_t *set, int *sig)
 PUBLIC int signalfd(int fd, const sigset_t *mask, int flags)
 {
 	rt_sig_resolve();
-	int sig = atomic_load(&sig_no);
+	int sig = rt_load(&sig_no);
 	if (real_signalfd == NULL)
 		return errno = ENOSYS, -1;
 	const void *given = mask;
@@ -547,16 +547,15 @@ static int virt_swap(int sig, const struct sigaction *act, struct sigaction *old
 	/* no handler on this thread may run in between, nor a second writer */
 	sigfillset(&all);
 	real_pthread_sigmask(SIG_BLOCK, &all, &saved);
-	while (atomic_flag_test_and_set(&virt_lock))
-		;
-	int cur = atomic_load(&virt_cur);
+	rt_lock(&virt_lock);
+	int cur = rt_load(&virt_cur);
 	if (old)
 		*old = virt[cur];
 	if (act) {
 		virt[!cur] = *act;
-		atomic_store(&virt_cur, !cur);
+		rt_store(&virt_cur, !cur);
 	}
-	atomic_flag_clear(&virt_lock);
+	rt_unlock(&virt_lock);
 	real_pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	(void)sig;
 	return 0;
@@ -574,7 +573,7 @@ static _Atomic uint64_t pct_added;
 PUBLIC int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	rt_sig_resolve();
-	int mine = atomic_load(&sig_no);
+	int mine = rt_load(&sig_no);
 	if (sig != 0 && sig == mine)
 		return virt_swap(sig, act, old);
 	if (real_sigaction == NULL)
@@ -582,18 +581,18 @@ PUBLIC int sigaction(int sig, const struct sigaction *act, struct sigaction *old
 	if (mine == 0 || sig < 1 || sig > 64)
 		return real_sigaction(sig, act, old);
 	uint64_t bit = 1ULL << (sig - 1);
-	int had = (atomic_load(&pct_added) & bit) != 0, rc;
+	int had = (rt_load(&pct_added) & bit) != 0, rc;
 	if (act && (act->sa_flags & SA_ONSTACK) && act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN &&
 	    sigismember(&act->sa_mask, mine) != 1) {
 		struct sigaction a = *act;
 		sigaddset(&a.sa_mask, mine);
 		rc = real_sigaction(sig, &a, old);
 		if (rc == 0)
-			atomic_fetch_or(&pct_added, bit);
+			rt_or(&pct_added, bit);
 	} else {
 		rc = real_sigaction(sig, act, old);
 		if (rc == 0 && act)
-			atomic_fetch_and(&pct_added, ~bit);
+			rt_and(&pct_added, ~bit);
 	}
 	if (rc == 0 && old && had)
 		sigdelset(&old->sa_mask, mine);
@@ -651,7 +650,7 @@ static __sighandler_t virt_signal(int sig, __sighandler_t h, int flags)
 static int is_pct(int sig)
 {
 	rt_sig_resolve();
-	return sig != 0 && sig == atomic_load(&sig_no);
+	return sig != 0 && sig == rt_load(&sig_no);
 }
 
 PUBLIC __sighandler_t signal(int sig, __sighandler_t h)
@@ -717,7 +716,7 @@ PUBLIC __attribute__((noreturn)) void pthread_exit(void *ret)
 	if (real == NULL)
 		real = (void (*)(void *))dlsym(RTLD_NEXT, "pthread_exit");
 	if (rt_gettid() == rt_getpid())
-		atomic_store(&rt_g.main_pthread_exit, 1);
+		rt_store(&rt_g.main_pthread_exit, 1);
 	if (real)
 		real(ret);
 	for (;;)

@@ -110,14 +110,14 @@ static _Atomic int64_t sigq_others = -1;   /* the user's queued signals at start
 
 static int sigq_take(uint64_t queued, uint64_t quota)
 {
-	int64_t others = atomic_load(&sigq_others);
+	int64_t others = rt_load(&sigq_others);
 	if (others < 0) {
-		others = (int64_t)queued - atomic_load(&timers_held);
-		atomic_store(&sigq_others, others > 0 ? others : 0);
+		others = (int64_t)queued - rt_load(&timers_held);
+		rt_store(&sigq_others, others > 0 ? others : 0);
 	}
-	int64_t mine = atomic_fetch_add(&timers_held, 1) + 1;
+	int64_t mine = rt_add(&timers_held, 1) + 1;
 	if ((uint64_t)(mine + others) > quota / 2 || queued + 1 > quota / 2) {
-		atomic_fetch_sub(&timers_held, 1);
+		rt_sub(&timers_held, 1);
 		return 0;
 	}
 	return 1;
@@ -146,13 +146,13 @@ static _Atomic uint64_t phase_state;
 
 static uint64_t random_phase(uint64_t period, uint32_t tid)
 {
-	uint64_t z = atomic_fetch_add(&phase_state, 0x9e3779b97f4a7c15ull);
+	uint64_t z = rt_add(&phase_state, 0x9e3779b97f4a7c15ull);
 	if (z == 0) {
 		uint64_t seed = 0x243f6a8885a308d3ull ^ (uint64_t)getpid();
 		if (syscall(SYS_getrandom, &seed, sizeof seed, GRND_NONBLOCK) != (long)sizeof seed)
 			seed ^= (uint64_t)(uintptr_t)&seed;
 		uint64_t expect = 0x9e3779b97f4a7c15ull;
-		atomic_compare_exchange_strong(&phase_state, &expect, seed + 0x9e3779b97f4a7c15ull);
+		rt_cas(&phase_state, &expect, seed + 0x9e3779b97f4a7c15ull);
 		z = seed;
 	}
 	z ^= (uint64_t)tid << 32;      /* a forked child continues the parent's sequence */
@@ -223,7 +223,7 @@ static void phase_close(struct arm *a)
 	a->phase_fd = -1;
 	if (perf_is(pfd, a->phase_id)) {
 		close(pfd);
-		atomic_fetch_sub(&phase_fds, 1);
+		rt_sub(&phase_fds, 1);
 	}
 }
 
@@ -237,8 +237,8 @@ static void phase_start(struct arm *a, const struct rt_method *m, uint32_t tid, 
 	 * the program uses less than an eighth of its RLIMIT_NOFILE
 	 * (descriptors are numbered lowest first), so that the program's
 	 * own open() never fails for pct's sake */
-	if (atomic_fetch_add(&phase_fds, 1) >= RT_PHASE_FDS) {
-		atomic_fetch_sub(&phase_fds, 1);
+	if (rt_add(&phase_fds, 1) >= RT_PHASE_FDS) {
+		rt_sub(&phase_fds, 1);
 		return;
 	}
 	struct rlimit nofile;
@@ -247,7 +247,7 @@ static void phase_start(struct arm *a, const struct rt_method *m, uint32_t tid, 
 	    ioctl(pfd, PERF_EVENT_IOC_ID, &a->phase_id) != 0 || perf_signal_to(pfd, tid, m->signo) != 0) {
 		if (pfd >= 0)
 			close(pfd);
-		atomic_fetch_sub(&phase_fds, 1);
+		rt_sub(&phase_fds, 1);
 		return;
 	}
 	a->phase_fd = pfd;
@@ -333,10 +333,9 @@ static int arm_take(void)
 {
 	for (int i = 0; i < RT_ARMS_MAX; i++) {
 		int expect = 0;
-		if (atomic_load_explicit(&arms[i].used, memory_order_relaxed) == 0 &&
-		    atomic_compare_exchange_strong(&arms[i].used, &expect, 1)) {
-			int end = atomic_load(&arms_end);
-			while (end < i + 1 && !atomic_compare_exchange_weak(&arms_end, &end, i + 1))
+		if (rt_load_relaxed(&arms[i].used) == 0 && rt_cas(&arms[i].used, &expect, 1)) {
+			int end = rt_load(&arms_end);
+			while (end < i + 1 && !rt_cas(&arms_end, &end, i + 1))
 				;
 			return i;
 		}
@@ -360,20 +359,20 @@ static void arm_release(int i, int close_fd)
 				ioctl(fds[k], PERF_EVENT_IOC_DISABLE, 0);
 			close(fds[k]);
 			if (k == 1)
-				atomic_fetch_sub(&phase_fds, 1);
+				rt_sub(&phase_fds, 1);
 		}
 	a->fd = -1;
 	a->phase_fd = -1;
 	if (a->have_timer) {
 		timer_delete(a->timer);
-		atomic_fetch_sub(&timers_held, 1);
+		rt_sub(&timers_held, 1);
 	}
 	if (a->ring)
 		munmap(a->ring, a->ring_size);
 	a->ring = NULL;
 	a->have_timer = 0;
-	atomic_store(&a->slot, 0);
-	atomic_store(&a->used, 0);
+	rt_store(&a->slot, 0);
+	rt_store(&a->used, 0);
 }
 
 /*
@@ -393,13 +392,13 @@ static int ring_drain(struct arm *a, uint32_t slot)
 	/* a program's handler that siglongjmps out of this one would leave
 	 * draining set, and the ring would never be read again */
 	rt_block_signals(&old);
-	if (!atomic_compare_exchange_strong(&a->draining, &expect, 1)) {
+	if (!rt_cas(&a->draining, &expect, 1)) {
 		rt_restore_signals(&old);
 		return -1;
 	}
 	const unsigned char *data = (const unsigned char *)r + r->data_offset;
 	uint64_t size = r->data_size, mask = size - 1;
-	uint64_t head = __atomic_load_n(&r->data_head, __ATOMIC_ACQUIRE), tail = r->data_tail;
+	uint64_t head = rt_load_acquire(rt_shared(&r->data_head)), tail = r->data_tail;
 	while (tail < head) {
 		uint64_t w[3] = { 0, 0, 0 };  /* a record's first three words, across the wrap */
 		for (int k = 0; k < 3; k++)
@@ -418,8 +417,8 @@ static int ring_drain(struct arm *a, uint32_t slot)
 		}
 		tail += h.size;
 	}
-	__atomic_store_n(&r->data_tail, tail, __ATOMIC_RELEASE);
-	atomic_store(&a->draining, 0);
+	rt_store_release(rt_shared(&r->data_tail), tail);
+	rt_store(&a->draining, 0);
 	rt_restore_signals(&old);
 	return n;
 }
@@ -429,9 +428,9 @@ static int ring_drain(struct arm *a, uint32_t slot)
 int rt_arm_drain_mine(uint32_t slot)
 {
 	int i = my_arm - 1;
-	if (i < 0 || atomic_load(&arms[i].used) != 2 || arms[i].ring == NULL)
+	if (i < 0 || rt_load(&arms[i].used) != 2 || arms[i].ring == NULL)
 		return -1;
-	atomic_store(&arms[i].slot, slot);
+	rt_store(&arms[i].slot, slot);
 	return ring_drain(&arms[i], slot);
 }
 
@@ -444,9 +443,9 @@ static void drain_outside(struct arm *a, const char *name)
 	struct perf_event_mmap_page *r = a->ring;
 	if (r == NULL || r->data_head == r->data_tail)
 		return;
-	if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) && rt_output_create() != 0)
+	if (!rt_load_acquire(&rt_g.table_ready) && rt_output_create() != 0)
 		return;
-	uint32_t slot = atomic_load(&a->slot);
+	uint32_t slot = rt_load(&a->slot);
 	if (slot == 0 && (slot = rt_thread_find(a->tid)) == 0)
 		slot = rt_thread_slot(a->tid, name);
 	ring_drain(a, slot);
@@ -455,8 +454,8 @@ static void drain_outside(struct arm *a, const char *name)
 /* Drain every armed thread's ring buffer (at pct_off, after disarming). */
 void rt_arms_drain_all(void)
 {
-	for (int i = 0, end = atomic_load(&arms_end); i < end; i++)
-		if (atomic_load(&arms[i].used) == 2)
+	for (int i = 0, end = rt_load(&arms_end); i < end; i++)
+		if (rt_load(&arms[i].used) == 2)
 			drain_outside(&arms[i], "?");
 }
 
@@ -476,11 +475,11 @@ int rt_arm_thread(uint32_t tid, int own)
 	a->fd = -1;
 	a->ring = NULL;
 	a->have_timer = 0;
-	atomic_store(&a->paused, 0);
+	rt_store(&a->paused, 0);
 	a->left.tv_sec = 0;
 	a->left.tv_nsec = 0;
 	a->phase_fd = -1;
-	atomic_store(&a->phase_spent, 0);
+	rt_store(&a->phase_spent, 0);
 	int main_thread = own && tid == (uint32_t)getpid();
 	uint64_t phase = random_phase(m->period, tid);
 	if (m->mechanism == PCT_MECH_PERF) {
@@ -500,7 +499,7 @@ int rt_arm_thread(uint32_t tid, int own)
 			a->fd = fd;          /* owned before the one-shot event can fire */
 			phase_start(a, m, tid, phase);
 		}
-		if (bad || (a->phase_fd < 0 && !atomic_load(&a->phase_spent) && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0)) {
+		if (bad || (a->phase_fd < 0 && !rt_load(&a->phase_spent) && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0)) {
 			int err = errno;
 			if (a->ring)
 				munmap(a->ring, a->ring_size);
@@ -508,7 +507,7 @@ int rt_arm_thread(uint32_t tid, int own)
 			if (fd >= 0)
 				close(fd);
 			a->fd = -1;
-			atomic_store(&a->used, 0);
+			rt_store(&a->used, 0);
 			if (main_thread && my_arm == 0)
 				rt_warn("cannot open a perf event for the main thread", NULL, err);
 			return -1;
@@ -537,15 +536,15 @@ int rt_arm_thread(uint32_t tid, int own)
 		const char *what = NULL;
 		uint64_t queued, quota;
 		if (rt_status_field("SigQ", &queued, &quota) != 0 || quota == 0)
-			atomic_fetch_add(&timers_held, 1);  /* no /proc: counted, not checked */
+			rt_add(&timers_held, 1);  /* no /proc: counted, not checked */
 		else if (!sigq_take(queued, quota)) {
 			/* each timer holds one of the user's RLIMIT_SIGPENDING
 			 * signals: leave the program at least half */
 			if (a->fd >= 0)
 				arm_release(i, 1);
 			else
-				atomic_store(&a->used, 0);
-			if (!atomic_exchange(&rt_g.sigq_warned, 1))
+				rt_store(&a->used, 0);
+			if (!rt_xchg(&rt_g.sigq_warned, 1))
 				rt_say("the pending-signal limit (ulimit -i) is half used", NULL, 0,
 				       main_thread ? "the program runs on without profiling" :
 						     "threads started from now on are not profiled");
@@ -553,7 +552,7 @@ int rt_arm_thread(uint32_t tid, int own)
 		}
 		if (timer_create(thread_clock(tid), &sev, &a->timer) != 0) {
 			what = "cannot create a CPU-time timer";
-			atomic_fetch_sub(&timers_held, 1);
+			rt_sub(&timers_held, 1);
 		} else {
 			a->have_timer = 1;
 			/* the first expiry is the random phase (a sampling
@@ -569,7 +568,7 @@ int rt_arm_thread(uint32_t tid, int own)
 			return -1;
 		}
 	}
-	atomic_store(&a->used, 2);
+	rt_store(&a->used, 2);
 	if (own)
 		my_arm = i + 1;
 	return 0;
@@ -624,7 +623,7 @@ static int task_blocks(const char *tid, int sig)
 static int arm_other(uint32_t tid, const char *name, void *arg)
 {
 	int *n = arg;
-	if (tid != rt_gettid() && tid != (uint32_t)rt_g.wall_tid && !task_blocks(name, rt_g.method.signo) &&
+	if (tid != rt_gettid() && tid != (uint32_t)rt_load(&rt_g.wall_tid) && !task_blocks(name, rt_g.method.signo) &&
 	    rt_arm_thread(tid, 0) == 0)
 		(*n)++;
 	return 0;
@@ -647,11 +646,11 @@ void rt_disarm_all(void)
 {
 	struct itimerspec off;
 	memset(&off, 0, sizeof off);
-	for (int i = 0, end = atomic_load(&arms_end); i < end; i++) {
+	for (int i = 0, end = rt_load(&arms_end); i < end; i++) {
 		struct arm *a = &arms[i];
-		if (atomic_load(&a->used) != 2)
+		if (rt_load(&a->used) != 2)
 			continue;
-		atomic_store(&a->paused, 1);
+		rt_store(&a->paused, 1);
 		if (perf_is(a->fd, a->perf_id))
 			ioctl(a->fd, PERF_EVENT_IOC_DISABLE, 0);
 		if (perf_is(a->phase_fd, a->phase_id))
@@ -664,10 +663,10 @@ void rt_disarm_all(void)
 /* async-signal-safe: is fd a perf event pct armed? */
 int rt_arm_owns_fd(int fd)
 {
-	for (int i = 0, end = atomic_load(&arms_end); i < end; i++)
+	for (int i = 0, end = rt_load(&arms_end); i < end; i++)
 		/* also while being set up (used 1): an event may fire before
 		 * its arm is published, and a free arm holds no descriptor */
-		if (atomic_load(&arms[i].used) != 0 && fd >= 0 && (arms[i].fd == fd || arms[i].phase_fd == fd))
+		if (rt_load(&arms[i].used) != 0 && fd >= 0 && (arms[i].fd == fd || arms[i].phase_fd == fd))
 			return 1;
 	return 0;
 }
@@ -683,13 +682,12 @@ void rt_arm_timer_mine(void)
 {
 	/* the calling thread's own arm (my_arm: no system call per sample);
 	 * another's only while some one-shot event is open */
-	struct arm *a = my_arm > 0 ? &arms[my_arm - 1] : atomic_load(&phase_fds) > 0 ? arm_mine(0) : NULL;
-	if (a == NULL || atomic_load_explicit(&a->used, memory_order_relaxed) != 2 || a->phase_fd < 0 ||
-	    atomic_load(&a->phase_spent))
+	struct arm *a = my_arm > 0 ? &arms[my_arm - 1] : rt_load(&phase_fds) > 0 ? arm_mine(0) : NULL;
+	if (a == NULL || rt_load_relaxed(&a->used) != 2 || a->phase_fd < 0 || rt_load(&a->phase_spent))
 		return;
-	if (a->fd >= 0 && phase_fired(a) && !atomic_exchange(&a->phase_spent, 1)) {
+	if (a->fd >= 0 && phase_fired(a) && !rt_xchg(&a->phase_spent, 1)) {
 		phase_stop(a);
-		if (!atomic_load(&a->paused) && perf_is(a->fd, a->perf_id))
+		if (!rt_load(&a->paused) && perf_is(a->fd, a->perf_id))
 			ioctl(a->fd, PERF_EVENT_IOC_ENABLE, 0);
 	}
 }
@@ -711,10 +709,10 @@ static struct arm *arm_mine(int setup)
 	struct arm *a = NULL;
 	if (my_arm > 0)
 		a = &arms[my_arm - 1];
-	for (int i = 0, end = atomic_load(&arms_end); a == NULL && i < end; i++)
-		if (atomic_load(&arms[i].used) >= lo && arms[i].tid == tid)
+	for (int i = 0, end = rt_load(&arms_end); a == NULL && i < end; i++)
+		if (rt_load(&arms[i].used) >= lo && arms[i].tid == tid)
 			a = &arms[i];
-	return a && atomic_load(&a->used) >= lo && a->tid == tid ? a : NULL;
+	return a && rt_load(&a->used) >= lo && a->tid == tid ? a : NULL;
 }
 
 /*
@@ -729,12 +727,12 @@ int rt_arm_overflow_mine(int fd)
 	struct arm *a = arm_mine(1);
 	if (a == NULL || a->phase_fd < 0 || fd != a->phase_fd)
 		return 1;
-	if (atomic_exchange(&a->phase_spent, 1))
+	if (rt_xchg(&a->phase_spent, 1))
 		return 0;  /* found fired already (its signal late, not lost) */
 	/* the kernel sends one signal and disables the event: its
 	 * descriptor can be closed */
 	phase_close(a);
-	if (!atomic_load(&a->paused))
+	if (!rt_load(&a->paused))
 		arm_run(a);
 	return 1;
 }
@@ -749,12 +747,12 @@ int rt_arm_pause_mine(int pause)
 	struct arm *a = arm_mine(0);
 	if (a == NULL)
 		return -1;
-	if (!pause && !atomic_load_explicit(&rt_g.sampling, memory_order_acquire))
+	if (!pause && !rt_load_acquire(&rt_g.sampling))
 		return 0;
 	/* every call acts, whatever the flag says: a timer stopped or
 	 * restarted elsewhere is set right by the next call (and sig.c
 	 * takes back pct's pending signal after every pause) */
-	atomic_store(&a->paused, pause);
+	rt_store(&a->paused, pause);
 	uint64_t period = a->ring ? 1000000000u / RT_DEFAULT_HZ : rt_g.method.period;
 	struct itimerspec ts, was_ts;
 	memset(&ts, 0, sizeof ts);
@@ -771,8 +769,8 @@ int rt_arm_pause_mine(int pause)
 	 * a thread on a small alternate stack).  Resumed, a one-shot event
 	 * that fired while paused, its signal lost behind the program's
 	 * own instance, ends the first period now. */
-	int waiting = a->phase_fd >= 0 && !atomic_load(&a->phase_spent);
-	if (waiting && !pause && phase_fired(a) && !atomic_exchange(&a->phase_spent, 1)) {
+	int waiting = a->phase_fd >= 0 && !rt_load(&a->phase_spent);
+	if (waiting && !pause && phase_fired(a) && !rt_xchg(&a->phase_spent, 1)) {
 		phase_stop(a);
 		waiting = 0;
 		if (a->fd >= 0 && perf_is(a->fd, a->perf_id))
@@ -791,18 +789,18 @@ int rt_arm_pause_mine(int pause)
  * (inherited descriptors watching the parent's threads) are closed. */
 void rt_arms_forget_after_fork(void)
 {
-	for (int i = 0, end = atomic_load(&arms_end); i < end; i++)
-		if (atomic_load(&arms[i].used) == 2) {
+	for (int i = 0, end = rt_load(&arms_end); i < end; i++)
+		if (rt_load(&arms[i].used) == 2) {
 			/* the timers were the parent's, and perf ring buffers are
 			 * not copied into a child (VM_DONTCOPY) */
 			arms[i].have_timer = 0;
-			atomic_store(&timers_held, 0);
-			atomic_store(&sigq_others, -1);
+			rt_store(&timers_held, 0);
+			rt_store(&sigq_others, -1);
 			arms[i].ring = NULL;
 			if (arms[i].fd >= 0 || arms[i].phase_fd >= 0)
 				arm_release(i, 2);
-			atomic_store(&phase_fds, 0);
-			atomic_store(&arms[i].used, 0);
+			rt_store(&phase_fds, 0);
+			rt_store(&arms[i].used, 0);
 		}
 	my_arm = 0;
 }
@@ -820,7 +818,7 @@ static void thread_done(void *unused)
 	(void)unused;
 	int i = my_arm - 1;
 	my_arm = 0;  /* from here the handler leaves the ring to this code */
-	if (i >= 0 && atomic_load(&arms[i].used) == 2 && arms[i].tid == rt_gettid()) {
+	if (i >= 0 && rt_load(&arms[i].used) == 2 && arms[i].tid == rt_gettid()) {
 		drain_outside(&arms[i], NULL);
 		arm_release(i, 1);
 	}
@@ -833,7 +831,7 @@ static void *thread_start(void *p)
 
 	free(p);
 	rt_sig_vinherit(st.vblocked);
-	if (atomic_load_explicit(&rt_g.sampling, memory_order_acquire) && rt_g.led.pid == rt_getpid() &&
+	if (rt_load_acquire(&rt_g.sampling) && rt_g.led.pid == rt_getpid() &&
 	    !rt_seccomp_changed()) {
 		if (rt_g.stack_bytes)
 			rt_thread_stack_known();
@@ -874,7 +872,7 @@ PUBLIC int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(
 	if (real == NULL)
 		return EAGAIN;
 	int vblocked = rt_sig_vblocked();
-	if ((atomic_load(&rt_g.state) != RT_ON || rt_g.led.pid != rt_getpid()) && !vblocked)
+	if ((rt_load(&rt_g.state) != RT_ON || rt_g.led.pid != rt_getpid()) && !vblocked)
 		return real(thread, attr, fn, arg);
 	struct start *st = malloc(sizeof *st);
 	if (st == NULL)

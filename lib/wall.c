@@ -117,7 +117,7 @@ static int sample_if_blocked(uint32_t tid, const char *name, void *arg)
 	if (tid == ps->me || !ps->record || read_task_file(ps->dirfd, name, "syscall", text, sizeof text) < 0 ||
 	    blocked_pc(text, &pc, &sp) != 0)
 		return 0;
-	if (!atomic_load_explicit(&rt_g.table_ready, memory_order_acquire) && rt_output_create() != 0)
+	if (!rt_load_acquire(&rt_g.table_ready) && rt_output_create() != 0)
 		return 1;
 	uint32_t slot = rt_thread_find(tid);
 	if (slot == 0) {
@@ -177,7 +177,7 @@ static void end_if_main_gone(int dirfd, int alone)
 			code = strtol(c + 1, NULL, 10);
 	if (field < 52)
 		return;
-	if (atomic_load(&rt_g.main_pthread_exit)) {
+	if (rt_load(&rt_g.main_pthread_exit)) {
 		/* glibc ends the process with exit(0) when its last thread
 		 * ends, and counts the sampler: be that thread, then */
 		if (alone)
@@ -188,8 +188,8 @@ static void end_if_main_gone(int dirfd, int alone)
 		pct_off();
 	else
 		rt_wall_stop();
-	atomic_store(&rt_g.wall_tid, 0);
-	atomic_store(&rt_g.wall_alive, 0);
+	rt_store(&rt_g.wall_tid, 0);
+	rt_store(&rt_g.wall_alive, 0);
 	syscall(SYS_exit, (int)((code >> 8) & 0xff));
 }
 
@@ -204,15 +204,15 @@ static void *wall_main(void *arg)
 	syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &internal, NULL, sizeof internal);
 	prctl(PR_SET_NAME, "pct-wall");
 	uint32_t me = rt_gettid();
-	atomic_store(&rt_g.wall_tid, (int)me);
+	rt_store(&rt_g.wall_tid, (int)me);
 	int dirfd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd < 0) {
 		rt_say("cannot read /proc/self/task", NULL, 0, "wall time shows CPU time only");
-		atomic_store(&rt_g.wall_alive, 0);
+		rt_store(&rt_g.wall_alive, 0);
 		return NULL;
 	}
 	uint64_t period = rt_g.method.period, last = mono_ns(), next = last + period;
-	while (!atomic_load(&rt_g.wall_stop)) {
+	while (!rt_load(&rt_g.wall_stop)) {
 		struct timespec ts = { (time_t)(next / 1000000000u), (long)(next % 1000000000u) };
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 		uint64_t now = mono_ns();
@@ -222,14 +222,14 @@ static void *wall_main(void *arg)
 			n = 1;
 		last += n * period;
 		next = last + period;
-		if (!atomic_load(&rt_g.wall_stop)) {
-			unsigned others = sample_blocked(dirfd, me, n, atomic_load_explicit(&rt_g.sampling, memory_order_acquire));
+		if (!rt_load(&rt_g.wall_stop)) {
+			unsigned others = sample_blocked(dirfd, me, n, rt_load_acquire(&rt_g.sampling));
 			end_if_main_gone(dirfd, others == 1);
 		}
 	}
 	close(dirfd);
-	atomic_store(&rt_g.wall_tid, 0);
-	atomic_store(&rt_g.wall_alive, 0);
+	rt_store(&rt_g.wall_tid, 0);
+	rt_store(&rt_g.wall_alive, 0);
 	return NULL;
 }
 
@@ -238,9 +238,9 @@ int rt_wall_start(void)
 {
 	pthread_t t;
 	pthread_attr_t a;
-	atomic_store(&rt_g.wall_stop, 0);
-	atomic_store(&rt_g.wall_tid, 0);
-	atomic_store(&rt_g.wall_alive, 1);
+	rt_store(&rt_g.wall_stop, 0);
+	rt_store(&rt_g.wall_tid, 0);
+	rt_store(&rt_g.wall_alive, 1);
 	pthread_attr_init(&a);
 	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&a, 64 * 1024);
@@ -252,7 +252,7 @@ int rt_wall_start(void)
 	rt_restore_signals(&old);
 	pthread_attr_destroy(&a);
 	if (rc != 0) {
-		atomic_store(&rt_g.wall_alive, 0);
+		rt_store(&rt_g.wall_alive, 0);
 		rt_warn("cannot start the wall-clock sampler thread", NULL, rc);
 		return -1;
 	}
@@ -264,18 +264,18 @@ int rt_wall_start(void)
  * the next wake-up being one period away).  1 if it was running. */
 static int sampler_stop_wait(void)
 {
-	if (!atomic_load(&rt_g.wall_alive) || atomic_load(&rt_g.wall_stop))
+	if (!rt_load(&rt_g.wall_alive) || rt_load(&rt_g.wall_stop))
 		return 0;
 	rt_wall_stop();
 	struct timespec ms = { 0, 1000000 };
-	for (int i = 0; i < 1000 && atomic_load(&rt_g.wall_alive); i++)
+	for (int i = 0; i < 1000 && rt_load(&rt_g.wall_alive); i++)
 		nanosleep(&ms, NULL);
 	return 1;
 }
 
 static void sampler_again(void)
 {
-	if (atomic_load_explicit(&rt_g.sampling, memory_order_acquire))
+	if (rt_load_acquire(&rt_g.sampling))
 		rt_wall_start();
 }
 
@@ -371,5 +371,5 @@ PUBLIC int capset(void *header, void *data)
  * that exit is not delayed by up to one period. */
 void rt_wall_stop(void)
 {
-	atomic_store(&rt_g.wall_stop, 1);
+	rt_store(&rt_g.wall_stop, 1);
 }

@@ -74,7 +74,7 @@ void rt_say(const char *what, const char *detail, int err, const char *tail)
 	int saved = errno;
 
 	struct stat st;
-	if (rt_g.quiet || !rt_g.err_known || fstat(STDERR_FILENO, &st) != 0 ||
+	if (rt_g.cfg.quiet || !rt_g.err_known || fstat(STDERR_FILENO, &st) != 0 ||
 	    (uint64_t)st.st_dev != rt_g.err_dev || (uint64_t)st.st_ino != rt_g.err_ino) {
 		errno = saved;
 		return;
