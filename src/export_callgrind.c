@@ -287,8 +287,8 @@ int export_callgrind(const struct pset *s, FILE *out, char *err, size_t errlen)
 	}
 	free(prev.buf);
 	if (unplaced)
-		fprintf(stderr, "pct: export: %llu samples are in modules whose file cannot be read, or in no "
-			"module: written as MODULE+0xOFFSET or [unknown], without source lines\n",
+		note("export: %llu samples are in modules whose file cannot be read, or in no "
+			"module: written as MODULE+0xOFFSET or [unknown], without source lines",
 			(unsigned long long)unplaced);
 	agg_free(&obs);
 	agg_free(&fls);

@@ -121,8 +121,8 @@ int export_gperftools(const struct pset *s, FILE *out, char *err, size_t errlen)
 	}
 	free(g.words);
 	if (g.skipped)
-		fprintf(stderr, "pct: export: %llu samples are in modules the first profile does not map; "
-			"left out\n", (unsigned long long)g.skipped);
+		note("export: %llu samples are in modules the first profile does not map; "
+			"left out", (unsigned long long)g.skipped);
 	if (ferror(out)) {
 		snprintf(err, errlen, "export: write error");
 		return -1;

@@ -361,7 +361,7 @@ int export_pprof(const struct pset *s, FILE *out, char *err, size_t errlen)
 		}
 	}
 	if (pp.skipped)
-		fprintf(stderr, "pct: export: %llu samples have no frame at all and are left out\n",
+		note("export: %llu samples have no frame at all and are left out",
 			(unsigned long long)pp.skipped);
 	free(buf);
 	free(strs);
