@@ -15,6 +15,7 @@
 #include "escape.h"
 #include "names.h"
 #include "pipeline.h"
+#include "stages.h"
 #include "stats.h"
 #include "symtab.h"
 #include "tsv.h"
@@ -87,14 +88,12 @@ static int read_side(struct side *sd, char *const *files, size_t n, const struct
 		col[k] = tsv_column(&t, keys[k]);
 	memset(sd, 0, sizeof *sd);
 	sd->a.nkeys = nkeys;
-	for (size_t i = 0; i < t.ncomments; i++) {
-		unsigned long long f, d, c;
-		if (sscanf(t.comments[i], "#pct files=%llu dropped=%llu cpu_ns=%llu", &f, &d, &c) == 3) {
-			sd->files += f;
-			sd->dropped += d;
-			sd->cpu_ns += c;
-		}
-	}
+	struct stage_meta m;
+	stage_meta_parse(&t, &m);
+	sd->files = m.files;
+	sd->dropped = m.dropped;
+	sd->cpu_ns = m.cpu_ns;
+	free(m.file);
 	char *vals[16];
 	int rc;
 	while ((rc = tsv_next(&t, err, sizeof err)) > 0) {

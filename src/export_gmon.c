@@ -27,6 +27,7 @@
 
 #include "escape.h"
 #include "export.h"
+#include "stats.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -95,7 +96,7 @@ int export_gmon(const struct pset *s, FILE *out, char *err, size_t errlen)
 
 	/* the effective rate over the whole set, as reports show it */
 	uint64_t all = s->total + s->dropped;
-	double rate = s->cpu_ns ? (double)all / ((double)s->cpu_ns / 1e9) : 0;
+	double rate = stats_rate_hz(all, s->cpu_ns);
 	/* gmon's rate is a 32-bit int: a corrupt profile's rate is cut */
 	int32_t prof_rate = rate >= INT32_MAX ? INT32_MAX : rate >= 1 ? (int32_t)(rate + 0.5) : 1;
 	if (rate >= INT32_MAX)

@@ -1,7 +1,8 @@
 /*
  * stage_dump.c - the dump stage: the raw samples of a profile set as TSV,
  * one row per (module, build-id, offset, process, thread), summed over
- * the files, after the '#pct' lines that describe them (stages.h).
+ * the files, after the '#pct' lines that describe them; and the parser
+ * of those lines, which later stages copy through (stages.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "pset.h"
 #include "stages.h"
+#include "tsv.h"
 #include "util.h"
 
 struct drow {
@@ -68,6 +70,60 @@ static void write_meta(const struct pset *s, FILE *out)
 		put_tsv_field(s->profiles[0].cmdline, out);
 		fputc('\n', out);
 	}
+}
+
+void stage_meta_parse(const struct tsv *t, struct stage_meta *m)
+{
+	memset(m, 0, sizeof *m);
+	strcpy(m->dimension, "seconds");
+	int lines = 0, cpu_lines = 0;
+	for (size_t i = 0; i < t->ncomments; i++) {
+		const char *c = t->comments[i];
+		if (strncmp(c, "#pct ", 5) != 0)
+			continue;
+		unsigned long long files = 0, dropped = 0, cpu = 0;
+		char dim[32];
+		if (sscanf(c, "#pct files=%llu dropped=%llu cpu_ns=%llu dimension=%31s", &files, &dropped, &cpu,
+			   dim) == 4) {
+			m->files += files;
+			m->dropped += dropped;
+			m->cpu_ns += cpu;
+			strcpy(m->dimension, dim);
+			const char *ev = strstr(c, " event=");
+			if (ev)
+				sscanf(ev, " event=%31s", m->event);
+			m->have = 1;
+			lines++;
+		} else if (strncmp(c, "#pct cpu_before_ns=", 19) == 0) {
+			unsigned long long before, incomplete = 0;
+			char expected[32];
+			int got = sscanf(c, "#pct cpu_before_ns=%llu expected=%31s mechanism=%15s incomplete=%llu", &before,
+					 expected, m->mechanism, &incomplete);
+			if (got < 3)
+				continue;
+			m->incomplete = m->incomplete + incomplete < incomplete ? UINT64_MAX : m->incomplete + incomplete;
+			char *end;
+			double e = strtod(expected, &end);
+			if (*end || !(e >= 0) || e > 1e18)
+				e = -1;
+			if (m->expected >= 0)          /* 0 at first; -1 once one is unknown */
+				m->expected = e >= 0 ? m->expected + e : -1;
+			m->cpu_before_ns = m->cpu_before_ns + before < before ? UINT64_MAX : m->cpu_before_ns + before;
+			cpu_lines++;
+		} else if (strncmp(c, "#pct file=", 10) == 0) {
+			const char *pid = strstr(c, " pid="), *cmd = pid ? strstr(pid, " cmdline=") : NULL;
+			if (pid && cmd) {
+				free(m->file);
+				m->file = xasprintf("%.*s", (int)(pid - c - 10), c + 10);
+				snprintf(m->pid, sizeof m->pid, "%.*s", (int)(cmd - pid - 5), pid + 5);
+				m->cmdline = cmd + 9;
+			}
+		}
+	}
+	/* every profile's description must say what it expected, or none is
+	 * known */
+	if (cpu_lines != lines)
+		m->expected = -1, m->cpu_before_ns = 0;
 }
 
 void stage_dump(const struct pset *s, FILE *out)

@@ -19,76 +19,6 @@
 #include "tsv.h"
 #include "util.h"
 
-struct meta {
-	size_t files;
-	uint64_t dropped, cpu_ns;
-	uint64_t cpu_before_ns;        /* CPU time before sampling started, ns */
-	double expected;               /* samples expected at the requested period; -1: unknown */
-	char mechanism[16];            /* "timer", "perf" or "" */
-	uint64_t incomplete;           /* files whose process never finished sampling */
-	char dimension[32];
-	char event[32];
-	char *file;                    /* malloc'd, or NULL */
-	char pid[24];
-	const char *cmdline;
-	int have;
-};
-
-/* Parse the '#pct key=value ...' comment lines written by `pct dump`. */
-static void parse_meta(const struct tsv *t, struct meta *m)
-{
-	memset(m, 0, sizeof *m);
-	strcpy(m->dimension, "seconds");
-	int lines = 0, cpu_lines = 0;
-	for (size_t i = 0; i < t->ncomments; i++) {
-		const char *c = t->comments[i];
-		if (strncmp(c, "#pct ", 5) != 0)
-			continue;
-		unsigned long long files = 0, dropped = 0, cpu = 0;
-		char dim[32];
-		if (sscanf(c, "#pct files=%llu dropped=%llu cpu_ns=%llu dimension=%31s", &files, &dropped, &cpu,
-			   dim) == 4) {
-			m->files += files;
-			m->dropped += dropped;
-			m->cpu_ns += cpu;
-			strcpy(m->dimension, dim);
-			const char *ev = strstr(c, " event=");
-			if (ev)
-				sscanf(ev, " event=%31s", m->event);
-			m->have = 1;
-			lines++;
-		} else if (strncmp(c, "#pct cpu_before_ns=", 19) == 0) {
-			unsigned long long before, incomplete = 0;
-			char expected[32];
-			int got = sscanf(c, "#pct cpu_before_ns=%llu expected=%31s mechanism=%15s incomplete=%llu", &before,
-					 expected, m->mechanism, &incomplete);
-			if (got < 3)
-				continue;
-			m->incomplete = m->incomplete + incomplete < incomplete ? UINT64_MAX : m->incomplete + incomplete;
-			char *end;
-			double e = strtod(expected, &end);
-			if (*end || !(e >= 0) || e > 1e18)
-				e = -1;
-			if (m->expected >= 0)          /* 0 at first; -1 once one is unknown */
-				m->expected = e >= 0 ? m->expected + e : -1;
-			m->cpu_before_ns = m->cpu_before_ns + before < before ? UINT64_MAX : m->cpu_before_ns + before;
-			cpu_lines++;
-		} else if (strncmp(c, "#pct file=", 10) == 0) {
-			const char *pid = strstr(c, " pid="), *cmd = pid ? strstr(pid, " cmdline=") : NULL;
-			if (pid && cmd) {
-				free(m->file);
-				m->file = xasprintf("%.*s", (int)(pid - c - 10), c + 10);
-				snprintf(m->pid, sizeof m->pid, "%.*s", (int)(cmd - pid - 5), pid + 5);
-				m->cmdline = cmd + 9;
-			}
-		}
-	}
-	/* every profile's description must say what it expected, or none is
-	 * known */
-	if (cpu_lines != lines)
-		m->expected = -1, m->cpu_before_ns = 0;
-}
-
 /* A span of time: ms below a second, else seconds. */
 static void put_span(FILE *out, double ns)
 {
@@ -105,7 +35,7 @@ static void put_span(FILE *out, double ns)
  * by more than noise (stats_shortfall).  Dropped samples are counted as
  * taken here: they have their own line.
  */
-static void print_unsampled(FILE *out, const struct meta *m, uint64_t total)
+static void print_unsampled(FILE *out, const struct stage_meta *m, uint64_t total)
 {
 	if (!m->have || strcmp(m->dimension, "seconds") != 0 ||
 	    (strcmp(m->event, "cpu") != 0 && strcmp(m->event, "user") != 0))
@@ -137,7 +67,7 @@ static void print_unsampled(FILE *out, const struct meta *m, uint64_t total)
 		      "period, expirations the kernel merged), take no sample\n", out);
 }
 
-static void print_summary(FILE *out, const struct meta *m, uint64_t total)
+static void print_summary(FILE *out, const struct stage_meta *m, uint64_t total)
 {
 	if (m->files == 1 && m->cmdline) {
 		fputs("# ", out);
@@ -433,8 +363,8 @@ int stage_sum(FILE *in, const char *name, FILE *out, const struct sum_opts *o, s
 	if (o->tsv) {
 		print_tsv(out, &a, keys, rows, o);
 	} else {
-		struct meta m;
-		parse_meta(&t, &m);
+		struct stage_meta m;
+		stage_meta_parse(&t, &m);
 		print_summary(out, &m, a.total);
 		print_text(out, &a, keys, rows, o);
 		if (o->totals)

@@ -47,6 +47,26 @@ typedef int stage_fn(FILE *in, const char *name, FILE *out, struct error *e);
 /* dump: the samples of the profiles of s (stage_dump.c); cannot fail. */
 void stage_dump(const struct pset *s, FILE *out);
 
+/* What the '#pct' comment lines of a stage's input say (summed over the
+ * lines of several dumps), as stage_meta_parse reads them; without such
+ * lines, files is 0 and dimension "seconds". */
+struct stage_meta {
+	size_t files;
+	uint64_t dropped, cpu_ns;
+	uint64_t cpu_before_ns;        /* CPU time before sampling started, ns */
+	double expected;               /* samples expected at the requested period; -1: unknown */
+	char mechanism[16];            /* "timer", "perf" or "" */
+	uint64_t incomplete;           /* files whose process never finished sampling */
+	char dimension[32];
+	char event[32];
+	char *file;                    /* malloc'd, or NULL */
+	char pid[24];
+	const char *cmdline;
+	int have;
+};
+/* Read the '#pct' comment lines of t (written by stage_dump) into *m;
+ * free(m->file) after.  Lines it cannot read are left out. */
+void stage_meta_parse(const struct tsv *t, struct stage_meta *m);
 /* sym: + function, function_offset, address (stage_sym.c). */
 stage_fn stage_sym;
 /* line: + file, line, inline (stage_line.c). */
