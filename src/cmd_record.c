@@ -391,33 +391,41 @@ static void list_tree(const char *file, const char *shown, int have_main, struct
 	for (size_t i = 0; i < n; i++)
 		note("  '%s': pid %u (%s), %llu samples", v[i].name, v[i].pid, v[i].command,
 		     (unsigned long long)v[i].samples);
-	if (n == 0 && have_main) {
-		fputs("pct: report it with `pct report ", stderr);
-		put_word(shown, stderr);
-		fputs("`\n", stderr);
-	}
-	if (n) {
-		fputs("pct: report them together with `pct report", stderr);
+	/* the command to report with, built with put_word and printed as one
+	 * message */
+	char *line = NULL;
+	size_t line_len = 0;
+	FILE *w = (n || have_main) ? open_memstream(&line, &line_len) : NULL;
+	if (w && n == 0) {
+		fputs("report it with `pct report ", w);
+		put_word(shown, w);
+		fputs("`", w);
+	} else if (w) {
+		fputs("report them together with `pct report", w);
 		if (have_main) {
-			fputc(' ', stderr);
-			put_word(shown, stderr);
+			fputc(' ', w);
+			put_word(shown, w);
 		}
 		if (n <= LIST_MAX) {
 			for (size_t i = 0; i < n; i++) {
-				fputc(' ', stderr);
-				put_word(v[i].name, stderr);
+				fputc(' ', w);
+				put_word(v[i].name, w);
 			}
-			fputs("` (add --by=process for one row per process)\n", stderr);
+			fputs("` (add --by=process for one row per process)", w);
 		} else {
 			char *glob_word = xasprintf("%.*s.", (int)slen, shown);
-			fputc(' ', stderr);
-			put_word(glob_word, stderr);
-			fputs("*.pct` (add --by=process for one row per process)\n", stderr);
-			note("(%zu files: the glob also matches any file someone else puts there; "
-					"check with `ls -l` first)", n);
+			fputc(' ', w);
+			put_word(glob_word, w);
+			fputs("*.pct` (add --by=process for one row per process)", w);
 			free(glob_word);
 		}
 	}
+	if (w && fclose(w) == 0)
+		note("%s", line);
+	free(line);
+	if (n > LIST_MAX)
+		note("(%zu files: the glob also matches any file someone else puts there; "
+		     "check with `ls -l` first)", n);
 	if (ignored)
 		note("ignored %zu file%s named like the processes' profiles that this run did not "
 		     "write (another user's, another run's, or not a profile)", ignored,
@@ -593,9 +601,7 @@ int cmd_record(int argc, char **argv)
 			_exit(127);
 		execvp(cmd[0], cmd);
 		int err = errno;
-		fputs("pct: cannot run '", stderr);
-		esc_fputs(cmd[0], stderr);
-		fprintf(stderr, "': %s\n", strerror(err));
+		note("cannot run '%s': %s", cmd[0], strerror(err));
 		_exit(errno == ENOENT ? 127 : 126);
 	}
 	run.child = pid;
