@@ -250,7 +250,6 @@ int cmd_annotate(int argc, char **argv)
 			annotate(&l.set, l.addrs, l.naddrs, l.total, &t[i]);
 		free(t);
 	}
-	finish_stdout();
 	listing_close(&l);
 	return 0;
 }

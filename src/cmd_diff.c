@@ -14,6 +14,7 @@
 #include "diff.h"
 #include "escape.h"
 #include "names.h"
+#include "pipeline.h"
 #include "stages.h"
 #include "stats.h"
 #include "symtab.h"
@@ -71,17 +72,22 @@ struct side {
 };
 
 /* Read one side: the pipeline's TSV, grouped by keys; module paths are
- * shortened to base names so that two builds' modules match. */
-static void read_side(struct side *sd, char *const *files, size_t n, const struct view *v, char **keys,
+ * shortened to base names so that two builds' modules match.  Returns 0,
+ * or the exit status with the pipeline's error reported. */
+static int read_side(struct side *sd, char *const *files, size_t n, const struct view *v, char **keys,
 		      size_t nkeys)
 {
 	struct pipe_buf b[3];
 	struct pset s;
-	pset_load_or_die(&s, files, n);
-	FILE *in = pipeline_run(&s, v, b);
+	struct error e = { 0 };
+	char err[512];
+	if (pset_load(&s, files, n, err, sizeof err) != 0)
+		die("%s", err);
+	FILE *in = pipeline_run(&s, v, b, &e);
+	if (in == NULL)
+		return error_report(&e);
 	pset_free(&s);
 	struct tsv t;
-	char err[512];
 	if (tsv_open(&t, in, "pipeline", err, sizeof err) != 0)
 		die("%s", err);
 	int col[16], cs = tsv_column(&t, "samples");
@@ -89,14 +95,12 @@ static void read_side(struct side *sd, char *const *files, size_t n, const struc
 		col[k] = tsv_column(&t, keys[k]);
 	memset(sd, 0, sizeof *sd);
 	sd->a.nkeys = nkeys;
-	for (size_t i = 0; i < t.ncomments; i++) {
-		unsigned long long f, d, c;
-		if (sscanf(t.comments[i], "#pct files=%llu dropped=%llu cpu_ns=%llu", &f, &d, &c) == 3) {
-			sd->files += f;
-			sd->dropped += d;
-			sd->cpu_ns += c;
-		}
-	}
+	struct stage_meta m;
+	stage_meta_parse(&t, &m);
+	sd->files = m.files;
+	sd->dropped = m.dropped;
+	sd->cpu_ns = m.cpu_ns;
+	free(m.file);
 	char *vals[16];
 	int rc;
 	while ((rc = tsv_next(&t, err, sizeof err)) > 0) {
@@ -108,8 +112,8 @@ static void read_side(struct side *sd, char *const *files, size_t n, const struc
 		die("%s", err);
 	tsv_close(&t);
 	fclose(in);
-	for (int i = 0; i < 3; i++)
-		free(b[i].buf);
+	pipeline_free(b);
+	return 0;
 }
 
 static double period_of(const struct side *sd)
@@ -279,8 +283,10 @@ int cmd_diff(int argc, char **argv)
 	for (char *k = strtok_r(keystr, ",", &save); k && nkeys < 16; k = strtok_r(NULL, ",", &save))
 		keys[nkeys++] = k;
 	struct side sb, sn;
-	read_side(&sb, base, nbase, v, keys, nkeys);
-	read_side(&sn, newf, nnew, v, keys, nkeys);
+	int status;
+	if ((status = read_side(&sb, base, nbase, v, keys, nkeys)) != 0 ||
+	    (status = read_side(&sn, newf, nnew, v, keys, nkeys)) != 0)
+		return status;
 	if (sb.a.total == 0 || sn.a.total == 0)
 		die("diff: the %s side has no samples", sb.a.total == 0 ? "base" : "new");
 
@@ -308,7 +314,6 @@ int cmd_diff(int argc, char **argv)
 		print_tsv(rows, shown, keys, nkeys);
 	else
 		print_text(rows, n, shown, keys, nkeys, &sb, &sn, &s, &t);
-	finish_stdout();
 	free(rows);
 	agg_free(&sb.a);
 	agg_free(&sn.a);

@@ -26,107 +26,6 @@ static const char usage[] =
 	"\n"
 	"See pct-dump(1).\n";
 
-struct drow {
-	uint32_t module;
-	uint64_t offset, samples;
-	uint32_t pid, tid;
-	const char *command, *thread;
-	const struct pset *s;
-};
-
-static const char *mod_path(const struct drow *r)
-{
-	return r->module == PSET_NO_MODULE ? "[unknown]" : r->s->mods[r->module].path;
-}
-
-static int cmp_drow(const void *pa, const void *pb)
-{
-	const struct drow *a = pa, *b = pb;
-	int c = strcmp(mod_path(a), mod_path(b));
-	if (c == 0 && a->module != b->module)
-		c = a->module < b->module ? -1 : 1;
-	if (c == 0)
-		c = a->offset < b->offset ? -1 : a->offset > b->offset;
-	if (c == 0)
-		c = a->pid < b->pid ? -1 : a->pid > b->pid;
-	if (c == 0)
-		c = strcmp(a->command, b->command);
-	if (c == 0)
-		c = a->tid < b->tid ? -1 : a->tid > b->tid;
-	if (c == 0)
-		c = strcmp(a->thread, b->thread);
-	return c;
-}
-
-/* The '#pct' lines: what `pct sum` needs for its summary (stages.h). */
-static void write_meta(const struct pset *s, FILE *out)
-{
-	fprintf(out, "#pct files=%llu dropped=%llu cpu_ns=%llu dimension=", (unsigned long long)s->runs,
-		(unsigned long long)s->dropped, (unsigned long long)s->cpu_ns);
-	put_tsv_field(s->profiles[0].hdr.dimension, out);
-	fprintf(out, " event=%s", event_name(s->profiles[0].hdr.event));
-	fputc('\n', out);
-	fprintf(out, "#pct cpu_before_ns=%llu expected=", (unsigned long long)pset_cpu_before_ns(s));
-	if (s->expected >= 0)
-		fprintf(out, "%.1f", s->expected);
-	else
-		fputc('-', out);
-	size_t incomplete = 0;
-	for (size_t i = 0; i < s->nprofiles; i++)
-		incomplete += s->profiles[i].hdr.state != PCT_STATE_COMPLETE;
-	fprintf(out, " mechanism=%s incomplete=%zu\n", s->profiles[0].hdr.mechanism == PCT_MECH_PERF ? "perf" : "timer",
-		incomplete);
-	if (s->runs == 1) {
-		fprintf(out, "#pct file=");
-		put_tsv_field(s->profiles[0].file, out);
-		fprintf(out, " pid=%u cmdline=", s->profiles[0].hdr.pid);
-		put_tsv_field(s->profiles[0].cmdline, out);
-		fputc('\n', out);
-	}
-}
-
-void stage_dump(const struct pset *s, FILE *out)
-{
-	struct drow *rows = NULL;
-	size_t nrows = 0, cap = 0;
-	for (size_t p = 0; p < s->nprofiles; p++) {
-		const struct profile *pr = &s->profiles[p];
-		for (size_t i = 0; i < pr->nsamples; i++) {
-			const struct profile_sample *smp = &pr->samples[i];
-			const struct profile_thread *t = smp->thread ? &pr->threads[smp->thread - 1] : NULL;
-			grow(&rows, &cap, nrows + 1, sizeof *rows);
-			rows[nrows++] = (struct drow){ pset_module_of(s, p, smp), smp->offset, smp->count, pr->hdr.pid,
-						       t ? t->tid : 0, pr->command, t ? t->name : "?", s };
-		}
-	}
-	sort(rows, nrows, sizeof *rows, cmp_drow);
-	size_t n = 0;
-	for (size_t i = 0; i < nrows; i++) {
-		if (n && cmp_drow(&rows[n - 1], &rows[i]) == 0)
-			rows[n - 1].samples += rows[i].samples;
-		else
-			rows[n++] = rows[i];
-	}
-
-	char hex[2 * PCT_BUILD_ID_MAX + 1];
-	write_meta(s, out);
-	fprintf(out, "module\tbuild_id\toffset\tpid\tcommand\ttid\tthread\tsamples\n");
-	for (size_t i = 0; i < n; i++) {
-		const struct drow *r = &rows[i];
-		put_tsv_field(mod_path(r), out);
-		if (r->module == PSET_NO_MODULE)
-			hex[0] = '\0';
-		else
-			build_id_hex(s->mods[r->module].build_id, s->mods[r->module].build_id_len, hex);
-		fprintf(out, "\t%s\t0x%llx\t%u\t", hex, (unsigned long long)r->offset, r->pid);
-		put_tsv_field(r->command, out);
-		fprintf(out, "\t%u\t", r->tid);
-		put_tsv_field(r->thread, out);
-		fprintf(out, "\t%llu\n", (unsigned long long)r->samples);
-	}
-	free(rows);
-}
-
 int cmd_dump(int argc, char **argv)
 {
 	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
@@ -140,7 +39,6 @@ int cmd_dump(int argc, char **argv)
 	if (pset_load(&s, argv + optind, (size_t)(argc - optind), err, sizeof err) != 0)
 		die("%s", err);
 	stage_dump(&s, stdout);
-	finish_stdout();
 	pset_free(&s);
 	return 0;
 }

@@ -12,7 +12,7 @@
 #include "commands.h"
 #include "export.h"
 #include "outfile.h"
-#include "stages.h"
+#include "pset.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -90,20 +90,20 @@ int cmd_export(int argc, char **argv)
 
 	struct pset s;
 	char err[512];
-	pset_load_or_die(&s, argv + optind, (size_t)(argc - optind));
+	if (pset_load(&s, argv + optind, (size_t)(argc - optind), err, sizeof err) != 0)
+		die("%s", err);
 	struct outfile o = { .fp = stdout };
 	if (outname && outfile_open(&o, outname, err, sizeof err) != 0)
 		die("export: %s", err);
 	int rc = formats[f].write(&s, o.fp, err, sizeof err);
-	if (!outname)
-		finish_stdout();
-	else if (rc != 0)
+	if (outname && rc != 0)
 		outfile_abort(&o);
-	else if (outfile_commit(&o, err, sizeof err) != 0)
+	else if (outname && outfile_commit(&o, err, sizeof err) != 0)
 		die("export: %s", err);
 	pset_free(&s);
 	symtab_free_all();
-	if (rc != 0)
+	/* a lost standard output is the dispatcher's to report, first */
+	if (rc != 0 && (outname || stdout_error() == 0))
 		die("%s", err);
 	return 0;
 }

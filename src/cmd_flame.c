@@ -22,7 +22,7 @@
 #include "commands.h"
 #include "escape.h"
 #include "outfile.h"
-#include "stages.h"
+#include "pset.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -210,7 +210,9 @@ int cmd_flame(int argc, char **argv)
 	if (optind >= argc)
 		return usage_exit(usage, 0);
 	struct pset s;
-	pset_load_or_die(&s, argv + optind, (size_t)(argc - optind));
+	char err[512];
+	if (pset_load(&s, argv + optind, (size_t)(argc - optind), err, sizeof err) != 0)
+		die("%s", err);
 	if (!callstack_present(&s))
 		die("flame: %s has no call stacks (record with `pct record -g`)", argv[optind]);
 	struct cs_graph g;
@@ -222,7 +224,6 @@ int cmd_flame(int argc, char **argv)
 		tree_add(&t, &g, &g.paths[i]);
 
 	struct outfile o = { .fp = stdout };
-	char err[512];
 	if (outname && outfile_open(&o, outname, err, sizeof err) != 0)
 		die("flame: %s", err);
 	FILE *out = o.fp;
@@ -247,9 +248,9 @@ int cmd_flame(int argc, char **argv)
 	fputs("</svg>\n", out);
 	if (outname && outfile_commit(&o, err, sizeof err) != 0)
 		die("flame: %s", err);
-	else if (!outname)
-		finish_stdout();
-	if (g.unrooted)
+	/* the note after the graph; none when the graph was lost (the
+	 * dispatcher says so) */
+	if (g.unrooted && (outname || stdout_error() == 0))
 		callstack_print_unrooted(&g, "pct: flame: ", stderr);
 	free(t.v);
 	callstack_graph_free(&g);

@@ -54,13 +54,13 @@ int cmd_merge(int argc, char **argv)
 		die("merge: %s", err);
 	for (size_t i = 0; i < s.nprofiles; i++)
 		if (s.profiles[i].nstacks) {
-			fprintf(stderr, "pct: merge: the call stacks of '%s' are not merged (only samples are); "
-				"report or export the -g files together instead\n", s.profiles[i].file);
+			note("merge: the call stacks of '%s' are not merged (only samples are); "
+				"report or export the -g files together instead", s.profiles[i].file);
 			break;
 		}
 	if (profile_write(out, &s, err, sizeof err) != 0)
 		die("merge: %s", err);
-	fprintf(stderr, "pct: merged %llu runs, %llu samples, into '%s'\n", (unsigned long long)s.runs,
+	note("merged %llu runs, %llu samples, into '%s'", (unsigned long long)s.runs,
 		(unsigned long long)s.total, out);
 	pset_free(&s);
 	return 0;

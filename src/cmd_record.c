@@ -216,17 +216,17 @@ static int summarize(const char *file, const char *shown, const char *cmd, struc
 		 * (own_cpu_ns: the dynamic loader's time before pct starts
 		 * included, its children's not) we know */
 		if (run->period_ns && run->own_ns != UINT64_MAX)
-			fprintf(stderr, "pct: '%s' wrote no profile: no sample in its %s %.0f ms of CPU time (one "
-					"per %.1f ms, from when pct started in it), or a static program not linked "
-					"with libpct, or a setuid one\n", cmd, run->own_ns ? "about" : "less than",
+			note("'%s' wrote no profile: no sample in its %s %.0f ms of CPU time (one "
+			     "per %.1f ms, from when pct started in it), or a static program not linked "
+			     "with libpct, or a setuid one", cmd, run->own_ns ? "about" : "less than",
 				(run->own_ns ? run->own_ns : run->own_tick_ns) / 1e6, run->period_ns / 1e6);
 		else if (run->period_ns)
-			fprintf(stderr, "pct: '%s' wrote no profile: no sample (one per %.1f ms of its CPU time, from "
+			note("'%s' wrote no profile: no sample (one per %.1f ms of its CPU time, from "
 					"when pct started in it), or a static program not linked with libpct, or a "
-					"setuid one\n", cmd, run->period_ns / 1e6);
+					"setuid one", cmd, run->period_ns / 1e6);
 		else
-			fprintf(stderr, "pct: '%s' wrote no profile (no sample, or a static program not linked "
-					"with libpct, or a setuid one)\n", cmd);
+			note("'%s' wrote no profile (no sample, or a static program not linked "
+					"with libpct, or a setuid one)", cmd);
 		free(shown_cmd);
 		return 0;
 	}
@@ -242,27 +242,25 @@ static int summarize(const char *file, const char *shown, const char *cmd, struc
 	}
 	add_sampled(run, &p);
 	double rate = profile_rate(&p);
-	fprintf(stderr, "pct: %llu samples", (unsigned long long)(p.total + p.hdr.dropped));
-	if (rate > 0)
-		fprintf(stderr, " at %.1f Hz", rate);
-	fputs(strcmp(p.hdr.dimension, "seconds") != 0 ? " of " : " over ", stderr);
+	char *at = rate > 0 ? xasprintf(" at %.1f Hz", rate) : xstrdup("");
 	if (strcmp(p.hdr.dimension, "seconds") != 0)
-		esc_fputs(p.hdr.dimension, stderr);
+		note("%llu samples%s of %s, written to '%s'", (unsigned long long)(p.total + p.hdr.dropped), at,
+		     p.hdr.dimension, shown);
 	else
-		fprintf(stderr, "%.3f s of %s time", (double)p.cpu_ns / 1e9,
-			p.hdr.event == PCT_EVENT_WALL ? "wall-clock" : p.hdr.event == PCT_EVENT_USER ? "user CPU" : "CPU");
-	fputs(", written to '", stderr);
-	esc_fputs(shown, stderr);
-	fputs("'\n", stderr);
+		note("%llu samples%s over %.3f s of %s time, written to '%s'",
+		     (unsigned long long)(p.total + p.hdr.dropped), at, (double)p.cpu_ns / 1e9,
+		     p.hdr.event == PCT_EVENT_WALL ? "wall-clock" : p.hdr.event == PCT_EVENT_USER ? "user CPU" : "CPU",
+		     shown);
+	free(at);
 	if (p.hdr.stacks_offset) {
 		uint64_t with = 0;
 		for (size_t i = 0; i < p.nstacks; i++)
 			with += p.stacks[i].weight;
-		fprintf(stderr, "pct: %llu samples have call stacks", (unsigned long long)with);
 		if (p.hdr.stacks_dropped)
-			fprintf(stderr, "; %llu did not fit in the stack region (raise $PCT_STACK_AREA, MiB)",
-				(unsigned long long)p.hdr.stacks_dropped);
-		fputc('\n', stderr);
+			note("%llu samples have call stacks; %llu did not fit in the stack region (raise "
+			     "$PCT_STACK_AREA, MiB)", (unsigned long long)with, (unsigned long long)p.hdr.stacks_dropped);
+		else
+			note("%llu samples have call stacks", (unsigned long long)with);
 	}
 	profile_free(&p);
 	return 1;
@@ -389,44 +387,48 @@ static void list_tree(const char *file, const char *shown, int have_main, struct
 	free(pattern);
 
 	if (n)
-		fprintf(stderr, "pct: the processes it started wrote:\n");
-	for (size_t i = 0; i < n; i++) {
-		fputs("pct:   '", stderr);
-		esc_fputs(v[i].name, stderr);
-		fprintf(stderr, "': pid %u (", v[i].pid);
-		esc_fputs(v[i].command, stderr);
-		fprintf(stderr, "), %llu samples\n", (unsigned long long)v[i].samples);
-	}
-	if (n == 0 && have_main) {
-		fputs("pct: report it with `pct report ", stderr);
-		put_word(shown, stderr);
-		fputs("`\n", stderr);
-	}
-	if (n) {
-		fputs("pct: report them together with `pct report", stderr);
+		note("the processes it started wrote:");
+	for (size_t i = 0; i < n; i++)
+		note("  '%s': pid %u (%s), %llu samples", v[i].name, v[i].pid, v[i].command,
+		     (unsigned long long)v[i].samples);
+	/* the command to report with, built with put_word and printed as one
+	 * message */
+	char *line = NULL;
+	size_t line_len = 0;
+	FILE *w = (n || have_main) ? open_memstream(&line, &line_len) : NULL;
+	if (w && n == 0) {
+		fputs("report it with `pct report ", w);
+		put_word(shown, w);
+		fputs("`", w);
+	} else if (w) {
+		fputs("report them together with `pct report", w);
 		if (have_main) {
-			fputc(' ', stderr);
-			put_word(shown, stderr);
+			fputc(' ', w);
+			put_word(shown, w);
 		}
 		if (n <= LIST_MAX) {
 			for (size_t i = 0; i < n; i++) {
-				fputc(' ', stderr);
-				put_word(v[i].name, stderr);
+				fputc(' ', w);
+				put_word(v[i].name, w);
 			}
-			fputs("` (add --by=process for one row per process)\n", stderr);
+			fputs("` (add --by=process for one row per process)", w);
 		} else {
 			char *glob_word = xasprintf("%.*s.", (int)slen, shown);
-			fputc(' ', stderr);
-			put_word(glob_word, stderr);
-			fputs("*.pct` (add --by=process for one row per process)\n", stderr);
-			fprintf(stderr, "pct: (%zu files: the glob also matches any file someone else puts there; "
-					"check with `ls -l` first)\n", n);
+			fputc(' ', w);
+			put_word(glob_word, w);
+			fputs("*.pct` (add --by=process for one row per process)", w);
 			free(glob_word);
 		}
 	}
+	if (w && fclose(w) == 0)
+		note("%s", line);
+	free(line);
+	if (n > LIST_MAX)
+		note("(%zu files: the glob also matches any file someone else puts there; "
+		     "check with `ls -l` first)", n);
 	if (ignored)
-		fprintf(stderr, "pct: ignored %zu file%s named like the processes' profiles that this run did not "
-				"write (another user's, another run's, or not a profile)\n", ignored,
+		note("ignored %zu file%s named like the processes' profiles that this run did not "
+		     "write (another user's, another run's, or not a profile)", ignored,
 			ignored == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++) {
 		free(v[i].name);
@@ -450,8 +452,8 @@ static void print_coverage(const struct run *run, const char *event)
 		return;
 	uint64_t tree = user ? run->user_ns : run->cpu_ns;
 	double share = tree ? 100.0 * (double)run->sampled_ns / (double)tree : 0;
-	fprintf(stderr, "pct: the samples cover %.0f%% (%.3f s) of the %.3f s of %s the command used, with the "
-			"descendants it waited for (wait4)%s\n", share, run->sampled_ns / 1e9, tree / 1e9,
+	note("the samples cover %.0f%% (%.3f s) of the %.3f s of %s the command used, with the "
+	     "descendants it waited for (wait4)%s", share, run->sampled_ns / 1e9, tree / 1e9,
 		user ? "user CPU time" : "CPU time", tree && share < 90 ? "; see pct-record(1), UNSAMPLED TIME" : "");
 }
 
@@ -599,9 +601,7 @@ int cmd_record(int argc, char **argv)
 			_exit(127);
 		execvp(cmd[0], cmd);
 		int err = errno;
-		fputs("pct: cannot run '", stderr);
-		esc_fputs(cmd[0], stderr);
-		fprintf(stderr, "': %s\n", strerror(err));
+		note("cannot run '%s': %s", cmd[0], strerror(err));
 		_exit(errno == ENOENT ? 127 : 126);
 	}
 	run.child = pid;

@@ -29,6 +29,7 @@
 #include "commands.h"
 #include "escape.h"
 #include "namematch.h"
+#include "pipeline.h"
 #include "stages.h"
 #include "symtab.h"
 #include "util.h"
@@ -79,69 +80,6 @@ static const char usage[] =
 	"\n"
 	"See pct-report(1).\n";
 
-static const struct view views[] = {
-	{ "function", 1, 0, "module,function" },
-	{ "module", 0, 0, "module" },
-	{ "address", 1, 0, "module,address,function" },
-	{ "line", 1, 1, "file,line,function,inline" },
-	{ "file", 1, 1, "file" },
-	{ "thread", 0, 0, "pid,tid,thread" },
-	{ "process", 0, 0, "pid,command" },
-};
-
-static FILE *buf_writer(struct pipe_buf *p)
-{
-	p->w = open_memstream(&p->buf, &p->len);
-	if (p->w == NULL)
-		die("out of memory");
-	return p->w;
-}
-
-static FILE *buf_reader(struct pipe_buf *p)
-{
-	if (fclose(p->w) != 0)
-		die("out of memory");
-	FILE *r = fmemopen(p->buf, p->len, "r");
-	if (r == NULL)
-		die("out of memory");
-	return r;
-}
-
-/* Run stage from *in to a new buffer, and make that buffer *in. */
-static void pass(FILE **in, struct pipe_buf *b, void (*stage)(FILE *, const char *, FILE *))
-{
-	stage(*in, "pipeline", buf_writer(b));
-	fclose(*in);
-	*in = buf_reader(b);
-}
-
-const struct view *view_find(const char *name)
-{
-	for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
-		if (strcmp(name, views[i].name) == 0)
-			return &views[i];
-	return NULL;
-}
-
-void pset_load_or_die(struct pset *s, char *const *files, size_t nfiles)
-{
-	char err[512];
-	if (pset_load(s, files, nfiles, err, sizeof err) != 0)
-		die("%s", err);
-}
-
-FILE *pipeline_run(const struct pset *s, const struct view *v, struct pipe_buf b[3])
-{
-	memset(b, 0, 3 * sizeof *b);
-	stage_dump(s, buf_writer(&b[0]));
-	FILE *in = buf_reader(&b[0]);
-	if (v->sym)
-		pass(&in, &b[1], stage_sym);
-	if (v->line)
-		pass(&in, &b[2], stage_line);
-	return in;
-}
-
 /* Take --callers=F / --callees=F (or the two-word forms) out of argv,
  * which the shared option parser does not know. */
 static int take_graph_option(int *argc, char **argv, const char **fn)
@@ -191,10 +129,13 @@ static const char **graph_names(const struct cs_graph *g, size_t *n)
 
 /* The call graph around the function the user names typed: its callers or
  * callees, as a sum of rows. */
-static void report_neighbours(char *const *files, size_t nfiles, const char *typed, int callees, struct sum_opts *o)
+static int report_neighbours(char *const *files, size_t nfiles, const char *typed, int callees, struct sum_opts *o)
 {
 	struct pset s;
-	pset_load_or_die(&s, files, nfiles);
+	struct error e = { 0 };
+	char err[512];
+	if (pset_load(&s, files, nfiles, err, sizeof err) != 0)
+		die("%s", err);
 	if (!callstack_present(&s))
 		die("report: %s has no call stacks (record with `pct record -g`)", files[0]);
 	struct cs_graph g;
@@ -232,38 +173,43 @@ static void report_neighbours(char *const *files, size_t nfiles, const char *typ
 	FILE *r = fmemopen(buf, len, "r");
 	o->by = key;
 	o->split = NULL;
-	stage_sum(r, "call graph", stdout, o);
+	int rc = stage_sum(r, "call graph", stdout, o, &e);
 	fclose(r);
 	free(buf);
+	if (rc != 0)
+		return error_report(&e);
 	if (!o->tsv || g.unrooted)  /* TSV has no comment lines after its header */
 		callstack_print_unrooted(&g, o->tsv ? "pct: report: " : "# ", o->tsv ? stderr : stdout);
 	agg_free(&rows);
 	callstack_graph_free(&g);
 	pset_free(&s);
+	return 0;
 }
 
 int cmd_report(int argc, char **argv)
 {
 	struct sum_opts o;
+	struct error e = { 0 };
 	const char *by = "function", *graph_fn = NULL;
 	int graph = take_graph_option(&argc, argv, &graph_fn);
-	int status, first = sum_parse_options(argc, argv, usage, &o, &by, &status);
+	int first = sum_parse_options(argc, argv, usage, &o, &by, &e);
 	if (first < 0)
-		return status;
+		return error_report(&e);
 	const struct view *v = view_find(by);
 	if (v == NULL)
 		die_usage("report: unknown --by '%s' (function, module, address, line or file)", by);
 	if (first >= argc)
 		return usage_exit(usage, 0);
 	if (graph >= 0) {
-		report_neighbours(argv + first, (size_t)(argc - first), graph_fn, graph, &o);
-		finish_stdout();
+		int status = report_neighbours(argv + first, (size_t)(argc - first), graph_fn, graph, &o);
 		symtab_free_all();
-		return 0;
+		return status;
 	}
 
 	struct pset s;
-	pset_load_or_die(&s, argv + first, (size_t)(argc - first));
+	char err[512];
+	if (pset_load(&s, argv + first, (size_t)(argc - first), err, sizeof err) != 0)
+		die("%s", err);
 	/* -g: each function's total, for the function view's total columns */
 	struct agg totals = { 0 };
 	struct cs_graph g = { 0 };
@@ -273,18 +219,19 @@ int cmd_report(int argc, char **argv)
 		o.totals = &totals;
 	}
 	struct pipe_buf b[3];
-	FILE *in = pipeline_run(&s, v, b);
+	FILE *in = pipeline_run(&s, v, b, &e);
 	pset_free(&s);
-	o.by = v->keys;
-	stage_sum(in, "pipeline", stdout, &o);
-	fclose(in);
-	if (o.totals && (!o.tsv || g.unrooted))
+	int rc = -1;
+	if (in) {
+		o.by = v->keys;
+		rc = stage_sum(in, "pipeline", stdout, &o, &e);
+		fclose(in);
+		pipeline_free(b);
+	}
+	if (rc == 0 && o.totals && (!o.tsv || g.unrooted))
 		callstack_print_unrooted(&g, o.tsv ? "pct: report: " : "# ", o.tsv ? stderr : stdout);
 	callstack_graph_free(&g);
 	agg_free(&totals);
-	finish_stdout();
-	for (size_t i = 0; i < 3; i++)
-		free(b[i].buf);
 	symtab_free_all();
-	return 0;
+	return rc ? error_report(&e) : 0;
 }

@@ -172,7 +172,6 @@ int cmd_source(int argc, char **argv)
 	if (shown == 0)
 		die(l.target ? "source: no samples in a source file named '%s'" : "source: no samples have line information%s",
 		    l.target ? l.target : " (no DWARF debug info; install the -dbg or -dbgsym package?)");
-	finish_stdout();
 	for (size_t i = 0; i < nf; i++)
 		free(files[i].lines);
 	free(files);

@@ -26,6 +26,7 @@
 #include "callstack.h"
 #include "escape.h"
 #include "export.h"
+#include "stats.h"
 #include "symtab.h"
 #include "u64map.h"
 #include "util.h"
@@ -245,7 +246,7 @@ int export_callgrind(const struct pset *s, FILE *out, char *err, size_t errlen)
 	}
 	fprintf(out, "positions: instr line\n");
 	fprintf(out, "event: samples : pct samples of %s (%.0f ns of ", event_name(p0->hdr.event),
-		all ? (double)s->cpu_ns / (double)all : 0.0);
+		stats_period(s->cpu_ns, all));
 	esc_fputs(p0->hdr.dimension, out);
 	fputs(" each)\n", out);
 	fprintf(out, "events: samples\n");
@@ -287,8 +288,8 @@ int export_callgrind(const struct pset *s, FILE *out, char *err, size_t errlen)
 	}
 	free(prev.buf);
 	if (unplaced)
-		fprintf(stderr, "pct: export: %llu samples are in modules whose file cannot be read, or in no "
-			"module: written as MODULE+0xOFFSET or [unknown], without source lines\n",
+		note("export: %llu samples are in modules whose file cannot be read, or in no "
+			"module: written as MODULE+0xOFFSET or [unknown], without source lines",
 			(unsigned long long)unplaced);
 	agg_free(&obs);
 	agg_free(&fls);

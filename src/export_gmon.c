@@ -27,6 +27,7 @@
 
 #include "escape.h"
 #include "export.h"
+#include "stats.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -69,8 +70,8 @@ int export_gmon(const struct pset *s, FILE *out, char *err, size_t errlen)
 	}
 	/* gprof reads one executable: say what is left out */
 	if (samples < total)
-		fprintf(stderr, "pct: export: gmon.out holds the main executable's %llu samples; %llu of the "
-			"%llu samples are elsewhere (other modules%s) and left out\n", (unsigned long long)samples,
+		note("export: gmon.out holds the main executable's %llu samples; %llu of the "
+		     "%llu samples are elsewhere (other modules%s) and left out", (unsigned long long)samples,
 			(unsigned long long)(total - samples), (unsigned long long)total,
 			unplaced ? ", or the executable at addresses its file cannot place" : "");
 	uint64_t per_bin = GMON_BIN_BYTES;
@@ -90,16 +91,16 @@ int export_gmon(const struct pset *s, FILE *out, char *err, size_t errlen)
 		saturated += wide[i] > UINT16_MAX;
 	}
 	if (saturated)
-		fprintf(stderr, "pct: export: %zu gmon bins hold more than 65535 samples and are cut to 65535 "
-			"(gmon.out bins are 16-bit)\n", saturated);
+		note("export: %zu gmon bins hold more than 65535 samples and are cut to 65535 "
+			"(gmon.out bins are 16-bit)", saturated);
 
 	/* the effective rate over the whole set, as reports show it */
 	uint64_t all = s->total + s->dropped;
-	double rate = s->cpu_ns ? (double)all / ((double)s->cpu_ns / 1e9) : 0;
+	double rate = stats_rate_hz(all, s->cpu_ns);
 	/* gmon's rate is a 32-bit int: a corrupt profile's rate is cut */
 	int32_t prof_rate = rate >= INT32_MAX ? INT32_MAX : rate >= 1 ? (int32_t)(rate + 0.5) : 1;
 	if (rate >= INT32_MAX)
-		fprintf(stderr, "pct: export: the profile's rate, %.3g Hz, is cut to gmon.out's largest, %d Hz\n",
+		note("export: the profile's rate, %.3g Hz, is cut to gmon.out's largest, %d Hz",
 			rate, INT32_MAX);
 	int32_t version = GMON_VERSION;
 	char spare[12] = { 0 }, dimen[15] = { 0 };

@@ -24,6 +24,7 @@
 #include "callstack.h"
 #include "escape.h"
 #include "export.h"
+#include "stats.h"
 #include "util.h"
 
 struct gp {
@@ -88,7 +89,7 @@ int export_gperftools(const struct pset *s, FILE *out, char *err, size_t errlen)
 {
 	struct gp g = { s, out, 0, NULL, 0 };
 	uint64_t all = s->total + s->dropped;
-	uintptr_t period_us = all && s->cpu_ns ? (uintptr_t)((double)s->cpu_ns / (double)all / 1e3 + 0.5) : 10000;
+	uintptr_t period_us = all && s->cpu_ns ? (uintptr_t)(stats_period(s->cpu_ns, all) / 1e3 + 0.5) : 10000;
 	uintptr_t header[5] = { 0, 3, 0, period_us ? period_us : 1, 0 }, trailer[3] = { 0, 1, 0 };
 	fwrite(header, sizeof header[0], 5, out);
 	if (callstack_present(s)) {
@@ -121,8 +122,8 @@ int export_gperftools(const struct pset *s, FILE *out, char *err, size_t errlen)
 	}
 	free(g.words);
 	if (g.skipped)
-		fprintf(stderr, "pct: export: %llu samples are in modules the first profile does not map; "
-			"left out\n", (unsigned long long)g.skipped);
+		note("export: %llu samples are in modules the first profile does not map; "
+			"left out", (unsigned long long)g.skipped);
 	if (ferror(out)) {
 		snprintf(err, errlen, "export: write error");
 		return -1;

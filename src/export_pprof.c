@@ -28,6 +28,7 @@
 #include "escape.h"
 #include "export.h"
 #include "profile.pb-c.h"
+#include "stats.h"
 #include "symtab.h"
 #include "u64map.h"
 #include "util.h"
@@ -269,7 +270,7 @@ int export_pprof(const struct pset *s, FILE *out, char *err, size_t errlen)
 	str(&pp, "");
 	uint64_t all = s->total + s->dropped;
 	int time = strcmp(p0->hdr.dimension, "seconds") == 0;
-	pp.period = all ? (double)s->cpu_ns / (double)all : 0;
+	pp.period = stats_period(s->cpu_ns, all);
 	make_mappings(&pp);
 
 	if (callstack_present(s)) {
@@ -361,7 +362,7 @@ int export_pprof(const struct pset *s, FILE *out, char *err, size_t errlen)
 		}
 	}
 	if (pp.skipped)
-		fprintf(stderr, "pct: export: %llu samples have no frame at all and are left out\n",
+		note("export: %llu samples have no frame at all and are left out",
 			(unsigned long long)pp.skipped);
 	free(buf);
 	free(strs);

@@ -67,7 +67,7 @@ const char *name_match_one(const char *cmd, const char *typed, const char *const
 	const char *one = count == 1 ? names[picked[0]] : NULL;
 	if (count > 1) {
 		char *t = esc_dup(typed);
-		fprintf(stderr, "pct: %s: '%s' is ambiguous: %zu functions match; name one of them:\n", cmd, t, count);
+		note("%s: '%s' is ambiguous: %zu functions match; name one of them:", cmd, t, count);
 		free(t);
 		for (size_t i = 0; i < count; i++) {
 			fputs("  ", stderr);

@@ -1,5 +1,8 @@
 /*
- * pct.c - the pct command: dispatch to a subcommand from the table.
+ * pct.c - the pct command: the dispatcher.  It owns the table of
+ * subcommands (commands.h), pct's own --help, `pct help CMD` (CMD's
+ * --help), and the check that standard output reached its file, made
+ * once here after a command returns 0 rather than in each command.
  */
 #include <stdio.h>
 #include <string.h>
@@ -41,6 +44,26 @@ static void usage(FILE *f)
 	fprintf(f, "\nRun 'pct help COMMAND' or 'pct COMMAND --help' for a command's options; see pct(1).\n");
 }
 
+/* The command named name, or NULL. */
+static const struct command *command_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+/* Run a command, as git's run_builtin() does: the command returns its
+ * exit status; if that is 0, what it wrote to stdout must have reached
+ * its file, or pct exits 1 saying so (finish_stdout). */
+static int run_command(const struct command *c, int argc, char **argv)
+{
+	int status = c->fn(argc, argv);
+	if (status == 0)
+		finish_stdout();
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -49,12 +72,12 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "help") == 0 && argc > 2) {
 		/* pct help CMD: CMD's own --help, as git help and go help do */
-		for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-			if (strcmp(argv[2], commands[i].name) == 0) {
-				char *args[] = { argv[2], "--help", NULL };
-				return commands[i].fn(2, args);
-			}
-		fprintf(stderr, "pct: help: unknown command '%s'\n", esc_dup(argv[2]));
+		const struct command *c = command_find(argv[2]);
+		if (c) {
+			char *args[] = { argv[2], "--help", NULL };
+			return run_command(c, 2, args);
+		}
+		note("help: unknown command '%s'", argv[2]);
 		usage(stderr);
 		return 2;
 	}
@@ -68,10 +91,10 @@ int main(int argc, char **argv)
 		finish_stdout();
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "pct: unknown command '%s'\n", esc_dup(argv[1]));
+	const struct command *c = command_find(argv[1]);
+	if (c)
+		return run_command(c, argc - 1, argv + 1);
+	note("unknown command '%s'", argv[1]);
 	usage(stderr);
 	return 2;
 }

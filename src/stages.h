@@ -7,7 +7,7 @@
  *   sum   grouped by KEYS, sorted, with percent and standard error
  *
  * `pct report` is exactly dump | sym [| line] | sum run in one process
- * (cmd_report.c), so the report and the shell pipeline print the same
+ * (pipeline.h), so the report and the shell pipeline print the same
  * thing.  Before its header, a stage's TSV may hold comment lines; `pct
  * dump` writes the profile's description there and the other stages copy
  * it through, so that `pct sum` can print the summary:
@@ -30,15 +30,47 @@
 #include <stdio.h>
 
 #include "aggregate.h"
-
 #include "pset.h"
+#include "util.h"
 
 struct tsv;
 struct symtab;
 
+/*
+ * A stage reads TSV from in (name: the input's name, for messages) and
+ * writes TSV to out.  It returns 0, or -1 with *e set (status 1: the
+ * input lacks a column the stage needs, has a row of the wrong width or a
+ * bad value, naming the input and its line; 2: a usage error).
+ */
+typedef int stage_fn(FILE *in, const char *name, FILE *out, struct error *e);
+
+/* dump: the samples of the profiles of s (stage_dump.c); cannot fail. */
 void stage_dump(const struct pset *s, FILE *out);
-void stage_sym(FILE *in, const char *name, FILE *out);
-void stage_line(FILE *in, const char *name, FILE *out);
+
+/* What the '#pct' comment lines of a stage's input say (summed over the
+ * lines of several dumps), as stage_meta_parse reads them; without such
+ * lines, files is 0 and dimension "seconds". */
+struct stage_meta {
+	size_t files;
+	uint64_t dropped, cpu_ns;
+	uint64_t cpu_before_ns;        /* CPU time before sampling started, ns */
+	double expected;               /* samples expected at the requested period; -1: unknown */
+	char mechanism[16];            /* "timer", "perf" or "" */
+	uint64_t incomplete;           /* files whose process never finished sampling */
+	char dimension[32];
+	char event[32];
+	char *file;                    /* malloc'd, or NULL */
+	char pid[24];
+	const char *cmdline;
+	int have;
+};
+/* Read the '#pct' comment lines of t (written by stage_dump) into *m;
+ * free(m->file) after.  Lines it cannot read are left out. */
+void stage_meta_parse(const struct tsv *t, struct stage_meta *m);
+/* sym: + function, function_offset, address (stage_sym.c). */
+stage_fn stage_sym;
+/* line: + file, line, inline (stage_line.c). */
+stage_fn stage_line;
 
 struct sum_opts {
 	const char *by;                /* comma-separated key columns */
@@ -61,39 +93,40 @@ struct sum_opts {
 /* Rows with fewer samples than this are marked '?' in text: their
  * relative standard error, 1/sqrt(n), is above 30%. */
 #define SUM_FEW_SAMPLES 10
-void stage_sum(FILE *in, const char *name, FILE *out, const struct sum_opts *o);
+/* sum: group by o->split and o->by, print as o asks (stage_sum.c).
+ * Returns 0, or -1 with *e set: status 2 for more than 16 keys, none, or
+ * a key the input has no column for; 1 for an input without a samples
+ * column or with a bad row. */
+int stage_sum(FILE *in, const char *name, FILE *out, const struct sum_opts *o, struct error *e);
+/* Parse the options `pct report` and `pct sum` share into *o and *by
+ * (left as it is without --by).  Returns the index of the first operand,
+ * or -1 with *e set: status 2 and a message for a bad option value; or
+ * the status of usage_exit() (0 for --help, 2 for an unknown option) and
+ * no message, the usage printed. */
 int sum_parse_options(int argc, char **argv, const char *usage_text, struct sum_opts *o, const char **by,
-		      int *status);
+		      struct error *e);
 
-/* The views of `pct report` (cmd_report.c): which stages run between dump
- * and sum, and the columns sum groups by. */
-struct view {
-	const char *name;
-	int sym, line;
-	const char *keys;
-};
-const struct view *view_find(const char *name);
-
-/* One stage's output, read back as the next one's input. */
-struct pipe_buf {
-	char *buf;
-	size_t len;
-	FILE *w;
-};
-
-/* Run dump [| sym [| line]] over the profiles of s, as view v needs, in
- * memory; returns the last stage's TSV to read (fclose it, then free the
- * three buffers' buf). */
-FILE *pipeline_run(const struct pset *s, const struct view *v, struct pipe_buf b[3]);
-/* pset_load, or exit 1 with its message. */
-void pset_load_or_die(struct pset *s, char *const *files, size_t nfiles);
-
-/* Helpers the stages share (cmd_sym.c). */
-void stage_open(struct tsv *t, FILE *in, const char *name, const char *const *need, FILE *out,
-		const char *added);
+/* Helpers the stages share (stage.c). */
+/* Read the header of in, check it has the columns need (NULL-ended), and
+ * write the comment lines and the header with added (tab-separated
+ * names) appended to out.  -1 with *e set (status 1) if in is empty or
+ * lacks a column; t is then closed. */
+int stage_open(struct tsv *t, FILE *in, const char *name, const char *const *need, FILE *out,
+	       const char *added, struct error *e);
+/* Copy the current row's fields to out, each escaped and followed by a tab. */
 void stage_put_fields(const struct tsv *t, FILE *out);
-struct symtab *stage_row_symtab(const char *module, const char *build_id, const char *where);
-uint64_t stage_hex_field(const char *s, const char *column, const char *where);
-int stage_main(int argc, char **argv, const char *usage_text, void (*stage)(FILE *, const char *, FILE *));
+/* The symtab (symtab.h) of a row's module column and build_id column
+ * (hex) into *st, NULL for [unknown] and [anon] or a module that cannot
+ * be read; -1 with *e set (status 1, naming where, "FILE:LINE") for a
+ * bad build_id. */
+int stage_row_symtab(const char *module, const char *build_id, const char *where, struct symtab **st,
+		     struct error *e);
+/* A column's 0x-hex field s as a number in *v; -1 with *e set (status 1,
+ * naming where and column) if s is not one. */
+int stage_hex_field(const char *s, const char *column, const char *where, uint64_t *v, struct error *e);
+/* The shell of `pct sym` and `pct line`: parse argv (--help only), run
+ * stage over each named input (or standard input) to stdout; returns the
+ * exit status, the error reported. */
+int stage_main(int argc, char **argv, const char *usage_text, stage_fn *stage);
 
 #endif

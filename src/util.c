@@ -1,7 +1,8 @@
 /*
- * util.c - fatal errors, checked allocation and stdout hygiene for the
- * pct commands.  Helpers elsewhere return -1 or NULL with a reason; only
- * command code calls die().
+ * util.c - messages on stderr (all through say()), fatal errors, checked
+ * allocation and stdout hygiene for the pct commands.  Helpers elsewhere
+ * return -1 or NULL with a reason (a struct error, or an err buffer);
+ * only command code calls die().
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -55,6 +56,44 @@ void die_usage(const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	die_with(2, fmt, ap);
+}
+
+void note(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	say("", fmt, ap);
+	va_end(ap);
+}
+
+int error_set(struct error *e, int status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	e->status = status;
+	if (vasprintf(&e->msg, fmt, ap) < 0)
+		e->msg = xstrdup("out of memory");
+	va_end(ap);
+	return -1;
+}
+
+static void say_fmt(const char *prefix, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	say(prefix, fmt, ap);
+	va_end(ap);
+}
+
+int error_report(struct error *e)
+{
+	if (e->msg) {
+		fflush(stdout);
+		say_fmt("", "%s", e->msg);
+		free(e->msg);
+		e->msg = NULL;
+	}
+	return e->status;
 }
 
 void warnx_(const char *fmt, ...)
@@ -128,10 +167,19 @@ void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void
 		qsort(base, n, size, cmp);
 }
 
+int stdout_error(void)
+{
+	static int first;
+	if ((fflush(stdout) != 0 || ferror(stdout)) && first == 0)
+		first = errno ? errno : EIO;
+	return first;
+}
+
 void finish_stdout(void)
 {
-	if (fflush(stdout) != 0 || ferror(stdout))
-		die("error writing the output: %s", strerror(errno));
+	int err = stdout_error();
+	if (err)
+		die("error writing the output: %s", strerror(err));
 }
 
 const char *path_base(const char *path)
@@ -147,7 +195,6 @@ int usage_exit(const char *usage, int help)
 		return 2;
 	}
 	fputs(usage, stdout);
-	finish_stdout();
 	return 0;
 }
 

@@ -10,8 +10,37 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/*
+ * Every message pct prints on stderr goes through one function: "pct: ",
+ * an optional prefix, then the message escaped (escape.h; it may quote a
+ * path or a name from a hostile file), one line per '\n' in it.
+ */
+
 /* Print "pct: MESSAGE" on stderr and exit 1.  Only commands call it. */
 __attribute__((noreturn, format(printf, 1, 2))) void die(const char *fmt, ...);
+/* Print "pct: MESSAGE" on stderr and go on: news for the user (what a
+ * command did, what it left out), not an error. */
+__attribute__((format(printf, 1, 2))) void note(const char *fmt, ...);
+
+/*
+ * An error that library code returns instead of exiting: the exit status
+ * it calls for (1: a corrupt or missing input, a failed system call; 2: a
+ * usage error, such as a column to group by that the input lacks) and its
+ * message, malloc'd, without the "pct: " a command prints before it.
+ * msg NULL: the message has been printed already (a usage text).
+ */
+struct error {
+	int status;
+	char *msg;
+};
+/* Set *e to status and the formatted message; returns -1, for
+ * `return error_set(e, 1, ...)`. */
+__attribute__((format(printf, 3, 4))) int error_set(struct error *e, int status, const char *fmt, ...);
+/* Print e as die() would (stdout flushed first, then "pct: MESSAGE" on
+ * stderr), free its message, and return its status for the command to
+ * return. */
+int error_report(struct error *e);
+
 /* Print "pct: warning: MESSAGE" on stderr. */
 /* The plus-minus sign for text reports: "±" in a UTF-8 locale (LC_ALL,
  * LC_CTYPE or LANG, the first set, names UTF-8), else "+-". */
@@ -35,7 +64,11 @@ void grow(void *p, size_t *cap, size_t need, size_t size);
  * must not be NULL even for 0 elements). */
 void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 
-/* Flush stdout and die if anything written to it was lost. */
+/* Flush stdout; 0 if everything written to it reached its file, else the
+ * errno of the first failure seen. */
+int stdout_error(void);
+/* Flush stdout and die if anything written to it was lost.  The
+ * dispatcher (pct.c) calls it once a command has returned 0. */
 void finish_stdout(void);
 
 /*

@@ -2,8 +2,9 @@
  * fuzz_profile.c - libFuzzer target for the profile reader and the report
  * path: any bytes are parsed as a pct profile (profile_parse, the code
  * every command reads files with); a profile that passes goes through
- * dump | sym | line | sum in memory, as `pct report --by=line` runs it,
- * and then every export format (pct export) to /dev/null.
+ * the report pipeline (pipeline_run, then stage_sum), the calls `pct
+ * report --by=line` makes, and then every export format (pct export) to
+ * /dev/null.
  * A crash, a sanitizer report, an exit or a hang is a finding.
  *
  * Built with clang -fsanitize=fuzzer,address,undefined by `make fuzz`;
@@ -17,27 +18,11 @@
 
 #include "callstack.h"
 #include "export.h"
+#include "pipeline.h"
 #include "profile.h"
 #include "pset.h"
 #include "stages.h"
 #include "symtab.h"
-
-static void run_stage(FILE **in, void (*stage)(FILE *, const char *, FILE *))
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	stage(*in, "fuzz", out);
-	fclose(out);
-	fclose(*in);
-	*in = fmemopen(buf, len, "r");
-	/* the buffer must outlive the stream: leak it to the caller's free */
-	static char *keep[2];
-	static int k;
-	free(keep[k]);
-	keep[k] = buf;
-	k ^= 1;
-}
 
 static unsigned runs;
 
@@ -57,17 +42,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(copy);
 	memset(&s, 0, sizeof s);
 	if (pset_add(&s, &p, err, sizeof err) == 0) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *out = open_memstream(&buf, &len);
-		stage_dump(&s, out);
-		fclose(out);
-		FILE *in = fmemopen(buf, len, "r");
-		run_stage(&in, stage_sym);
-		run_stage(&in, stage_line);
-		struct sum_opts o = { .by = "file,line,function,inline", .tsv = 0, .limit = SIZE_MAX };
+		/* the pipeline of `pct report --by=line`, as cmd_report.c runs it */
+		struct pipe_buf b[3];
+		struct error e = { 0 };
 		FILE *sink = fopen("/dev/null", "w");
-		stage_sum(in, "fuzz", sink, &o);
+		FILE *in = pipeline_run(&s, view_find("line"), b, &e);
+		struct sum_opts o = { .by = view_find("line")->keys, .tsv = 0, .limit = SIZE_MAX };
+		/* dump's TSV is well formed whatever the profile: an error from
+		 * a later stage is a finding */
+		if (in == NULL || stage_sum(in, "pipeline", sink, &o, &e) != 0) {
+			fprintf(stderr, "fuzz: the pipeline failed: %s\n", e.msg ? e.msg : "?");
+			abort();
+		}
+		fclose(in);
+		pipeline_free(b);
 		/* -g stacks: unwinding fuzzed registers and stack bytes */
 		if (callstack_present(&s)) {
 			struct agg folded = { 0 }, totals = { 0 }, callers = { 0 };
@@ -91,8 +79,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		export_gmon(&s, sink, xerr, sizeof xerr);
 		export_folded(&s, sink, xerr, sizeof xerr);
 		fclose(sink);
-		fclose(in);
-		free(buf);
 	}
 	pset_free(&s);
 	/* Keep the ELF files of real modules open across inputs (loading

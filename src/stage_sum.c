@@ -1,0 +1,453 @@
+/*
+ * stage_sum.c - the sum stage: group rows by the chosen columns, add up
+ * their samples, sort the groups and print each with its share,
+ * cumulative share and standard error (stats.h), as aligned text with a
+ * summary, or as TSV; and the options `pct sum` and `pct report` share
+ * (stages.h).
+ */
+#include <getopt.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "aggregate.h"
+#include "escape.h"
+#include "names.h"
+#include "stages.h"
+#include "stats.h"
+#include "tsv.h"
+#include "util.h"
+
+/* A span of time: ms below a second, else seconds. */
+static void put_span(FILE *out, double ns)
+{
+	if (ns < 1e9)
+		fprintf(out, "%.1f ms", ns / 1e6);
+	else
+		fprintf(out, "%.3f seconds", ns / 1e9);
+}
+
+/*
+ * The CPU time that the samples do not cover, and why when it is known:
+ * (i) the time before sampling started in each process (cpu_before_ns);
+ * (ii) samples fewer than the CPU time at the requested period expects,
+ * by more than noise (stats_shortfall).  Dropped samples are counted as
+ * taken here: they have their own line.
+ */
+static void print_unsampled(FILE *out, const struct stage_meta *m, uint64_t total)
+{
+	if (!m->have || strcmp(m->dimension, "seconds") != 0 ||
+	    (strcmp(m->event, "cpu") != 0 && strcmp(m->event, "user") != 0))
+		return;
+	if (m->cpu_before_ns) {
+		fputs("# not sampled: ", out);
+		put_span(out, (double)m->cpu_before_ns);
+		fprintf(out, " of CPU time before sampling started (the dynamic loader, constructors; after an "
+			"exec, the earlier program)\n");
+	}
+	if (m->incomplete)
+		fprintf(out, "# not sampled: the CPU time after the last sample of %llu profile%s whose process did "
+			"not finish sampling (it exec'd, called _exit, or was killed; or it still runs)\n",
+			(unsigned long long)m->incomplete, m->incomplete == 1 ? "" : "s");
+	double share;
+	if (m->expected < 0 || !stats_shortfall(total + m->dropped, m->expected, &share))
+		return;
+	fputs("# not sampled: ", out);
+	put_span(out, share * (double)m->cpu_ns);
+	fprintf(out, " (%.1f%%) of the CPU time above: %llu samples where one per requested period (", 100 * share,
+		(unsigned long long)(total + m->dropped));
+	put_span(out, (double)m->cpu_ns / m->expected);
+	fprintf(out, ") expects %.0f, more than %.0f standard deviations short; ", m->expected, STATS_SHORTFALL_Z);
+	if (strcmp(m->event, "user") == 0 || strcmp(m->mechanism, "perf") == 0)
+		fputs("the CPU time includes system time, which user-time sampling does not see, and samples may "
+		      "have been lost\n", out);
+	else
+		fputs("threads that block pct's signal, and timer expirations lost (threads shorter than a "
+		      "period, expirations the kernel merged), take no sample\n", out);
+}
+
+static void print_summary(FILE *out, const struct stage_meta *m, uint64_t total)
+{
+	if (m->files == 1 && m->cmdline) {
+		fputs("# ", out);
+		esc_fputs(m->file, out);
+		fputs(": pid ", out);
+		esc_fputs(m->pid, out);
+		fputs(": ", out);
+		esc_fputs(m->cmdline, out);
+		fputc('\n', out);
+	} else if (m->files > 1)
+		fprintf(out, "# %zu files summed\n", m->files);
+	fprintf(out, "# %llu samples", (unsigned long long)total);
+	if (m->have) {
+		if (strcmp(m->dimension, "seconds") != 0) {
+			/* a count: cpu_ns holds events, samples x period */
+			fputs(" of ", out);
+			esc_fputs(m->event, out);
+			fprintf(out, " (%llu ", (unsigned long long)m->cpu_ns);
+			esc_fputs(m->dimension, out);
+			fprintf(out, " in all, one sample per %.0f)",
+				stats_period(m->cpu_ns, total + m->dropped));
+		} else {
+			double rate = stats_rate_hz(total + m->dropped, m->cpu_ns);
+			const char *what = strcmp(m->event, "wall") == 0 ? "wall-clock time (all threads)"
+					 : strcmp(m->event, "user") == 0 ? "user CPU time" : "CPU time";
+			fprintf(out, " over %.3f %s of %s", (double)m->cpu_ns / 1e9, m->dimension, what);
+			if (rate > 0)
+				fprintf(out, ", effective rate %.1f Hz (period %.3f ms)", rate, 1e3 / rate);
+		}
+	}
+	fprintf(out, "\n");
+	print_unsampled(out, m, total);
+	if (m->dropped)
+		fprintf(out, "# %llu more samples were dropped: the sample table was full (raise $PCT_SLOTS), "
+			"or the file system had no room for more of the profile\n",
+			(unsigned long long)m->dropped);
+	fprintf(out, "# %s: one standard error: of samples, sqrt(samples) (Poisson); of percent, sqrt(p(1-p)/N) (binomial); 95%% CI: Wilson score interval of the share\n", plus_minus());
+	fprintf(out, "# resolution: any two shares that differ by more than %.2f points differ at 95%% "
+		"(1.96/sqrt(samples)); small rows resolve finer\n", stats_resolution_percent(total));
+}
+
+/* The rows shown: at most limit, none below min_samples (rows are sorted,
+ * so those are all at the end). */
+static size_t shown_rows(const struct agg *a, const struct sum_opts *o)
+{
+	size_t rows = 0;
+	while (rows < a->nrows && rows < o->limit && a->rows[rows].samples >= o->min_samples)
+		rows++;
+	return rows;
+}
+
+/* Row i's share and its 95% Wilson interval, in percent. */
+static void row_share(const struct agg *a, size_t i, double *pct, double *lo, double *hi)
+{
+	*pct = a->total ? 100.0 * (double)a->rows[i].samples / (double)a->total : 0;
+	stats_wilson(a->rows[i].samples, a->total, STATS_Z95, lo, hi);
+	*lo *= 100;
+	*hi *= 100;
+}
+
+/* The text form of a key value: module paths print as base names.  It is
+ * printed escaped (escape.h), and its width is the escaped form's. */
+static const char *shown(const char *key, const char *value)
+{
+	return strcmp(key, "module") == 0 ? path_base(value) : value;
+}
+
+/* The total (inclusive) samples of row i's function, or -1 without
+ * totals. */
+static long long row_total(const struct agg *a, size_t i, char **keys, const struct sum_opts *o)
+{
+	if (o->totals == NULL || a->nkeys != 2 || strcmp(keys[0], "module") != 0 || strcmp(keys[1], "function") != 0)
+		return -1;
+	long r = agg_find(o->totals, a->rows[i].key);
+	return r < 0 ? 0 : (long long)o->totals->rows[r].samples;
+}
+
+/* Is key a function name (shortened in text unless --full-names)? */
+static int is_function_key(const char *key)
+{
+	return strcmp(key, "function") == 0 || strcmp(key, "caller") == 0 || strcmp(key, "callee") == 0;
+}
+
+/* Key column widths are capped so one long name does not push the others
+ * off the screen. */
+#define SUM_KEY_WIDTH 48
+
+static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows, const struct sum_opts *o)
+{
+	size_t nk = a->nkeys, ord[16];
+	/* the order keys are shown in: as given, or module last by default,
+	 * so the function comes right after the numbers */
+	for (size_t k = 0, n = 0; k < nk; k++)
+		if (o->long_columns || nk == 1 || strcmp(keys[k], "module") != 0)
+			ord[n++] = k;
+	if (!o->long_columns && nk > 1)
+		for (size_t k = 0, n = 0; k < nk; k++)
+			if (strcmp(keys[k], "module") == 0)
+				ord[nk - 1 - n++] = k;
+	/* each cell as shown: escaped, functions shortened */
+	char **cell = xcalloc(rows * nk + 1, sizeof *cell);
+	int w[16] = { 0 };
+	for (size_t k = 0; k < nk; k++) {
+		w[k] = (int)strlen(keys[k]);
+		for (size_t i = 0; i < rows; i++) {
+			const char *val = shown(keys[k], a->rows[i].key[k]);
+			char *s = !o->full_names && is_function_key(keys[k]) ? name_short(val) : xstrdup(val);
+			cell[i * nk + k] = esc_dup(s);
+			free(s);
+			int l = (int)text_columns(cell[i * nk + k]);
+			if (l > w[k])
+				w[k] = l > SUM_KEY_WIDTH && !o->width ? SUM_KEY_WIDTH : l;
+		}
+	}
+	int totals = rows && row_total(a, 0, keys, o) >= 0;
+	/* "±" is two bytes of UTF-8 but one column, "+-" two: pad by hand */
+	const char *pm = plus_minus(), *pad = strlen(pm) == 2 && pm[0] == '+' ? "" : " ";
+	int before;                    /* the columns before the keys */
+	if (o->long_columns) {
+		before = 58 + (totals ? 18 : 0);
+	} else {
+		before = 8 + 14 + 8 + (totals ? 8 : 0);
+	}
+	if (o->width > 0) {
+		/* on a terminal: shrink the widest key column until the row fits,
+		 * down to 12 columns (then the line wraps) */
+		for (;;) {
+			int used = before;
+			size_t widest = ord[0];
+			for (size_t j = 0; j < nk; j++) {
+				used += 2 + w[ord[j]];
+				if (w[ord[j]] > w[widest])
+					widest = ord[j];
+			}
+			if (used <= o->width || w[widest] <= 12)
+				break;
+			w[widest] -= used - o->width < w[widest] - 12 ? used - o->width : w[widest] - 12;
+		}
+		for (size_t i = 0; i < rows * nk; i++) {
+			char *c = text_cut(cell[i], (size_t)w[i % nk], cut_mark());
+			free(cell[i]);
+			cell[i] = c;
+		}
+	}
+	if (o->long_columns) {
+		fprintf(out, " %9s %5s%s%s %7s %4s%s%s %15s %7s", "samples", "", pad, pm, "percent", "", pad, pm,
+			"95% CI", "cum%");
+		if (totals)
+			fprintf(out, " %9s %7s", "total", "total%");
+	} else {
+		fprintf(out, "%8s %13s %7s", "percent", "95% CI ", "samples");
+		if (totals)
+			fprintf(out, " %7s", "total%");
+	}
+	for (size_t j = 0; j < nk; j++)
+		fprintf(out, "  %-*s", j + 1 < nk ? w[ord[j]] : 0, keys[ord[j]]);
+	fputc('\n', out);
+	double cum = 0;
+	for (size_t i = 0; i < rows; i++) {
+		const struct agg_row *r = &a->rows[i];
+		double pct, lo, hi;
+		row_share(a, i, &pct, &lo, &hi);
+		cum += pct;
+		const char *few = r->samples < SUM_FEW_SAMPLES ? "?" : " ";
+		long long t = totals ? row_total(a, i, keys, o) : 0;
+		double tp = totals && o->totals_of ? 100.0 * (double)t / (double)o->totals_of : 0.0;
+		if (o->long_columns) {
+			fprintf(out, "%s%9llu %7.0f %6.2f%% %5.2f%% [%5.2f, %5.2f] %6.2f%%", few,
+				(unsigned long long)r->samples, stats_stderr(r->samples), pct,
+				stats_stderr_percent(r->samples, a->total), lo, hi, cum);
+			if (totals)
+				fprintf(out, " %9lld %6.2f%%", t, tp);
+		} else {
+			fprintf(out, "%s%6.2f%% [%5.1f,%5.1f] %7llu", few, pct, lo, hi, (unsigned long long)r->samples);
+			if (totals)
+				fprintf(out, " %6.2f%%", tp);
+		}
+		for (size_t j = 0; j < nk; j++) {
+			const char *val = cell[i * nk + ord[j]];
+			int l = (int)text_columns(val);
+			if (j + 1 < nk || *val) {
+				fputs("  ", out);
+				fputs(val, out);
+			}
+			if (j + 1 < nk)
+				fprintf(out, "%*s", w[ord[j]] > l ? w[ord[j]] - l : 0, "");
+		}
+		fputc('\n', out);
+	}
+	for (size_t i = 0; i < rows * nk; i++)
+		free(cell[i]);
+	free(cell);
+	if (rows < a->nrows) {
+		fprintf(out, "# %zu more rows, %.2f%% of the samples", a->nrows - rows, 100.0 - cum);
+		if (rows < a->nrows && a->rows[rows].samples < o->min_samples)
+			fprintf(out, " (rows of fewer than %llu samples hidden)", (unsigned long long)o->min_samples);
+		fputc('\n', out);
+	}
+	for (size_t i = 0; i < rows; i++)
+		if (a->rows[i].samples < SUM_FEW_SAMPLES) {
+			fprintf(out, "# ?: fewer than %d samples, a relative error above 30%%\n", SUM_FEW_SAMPLES);
+			break;
+		}
+}
+
+static void print_tsv(FILE *out, const struct agg *a, char **keys, size_t rows, const struct sum_opts *o)
+{
+	fprintf(out, "samples\tstderr\tpercent\tstderr_percent\tci_low\tci_high\tcum_percent");
+	int totals = rows && row_total(a, 0, keys, o) >= 0;
+	if (totals)
+		fprintf(out, "\ttotal\ttotal_percent");
+	for (size_t k = 0; k < a->nkeys; k++)
+		fprintf(out, "\t%s", keys[k]);
+	fputc('\n', out);
+	double cum = 0;
+	for (size_t i = 0; i < rows; i++) {
+		const struct agg_row *r = &a->rows[i];
+		double pct, lo, hi;
+		row_share(a, i, &pct, &lo, &hi);
+		cum += pct;
+		fprintf(out, "%llu\t%.3f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f", (unsigned long long)r->samples,
+			stats_stderr(r->samples), pct, stats_stderr_percent(r->samples, a->total), lo, hi, cum);
+		if (totals) {
+			long long t = row_total(a, i, keys, o);
+			fprintf(out, "\t%lld\t%.4f", t, o->totals_of ? 100.0 * (double)t / (double)o->totals_of : 0.0);
+		}
+		for (size_t k = 0; k < a->nkeys; k++) {
+			fputc('\t', out);
+			esc_fputs(r->key[k], out);
+		}
+		fputc('\n', out);
+	}
+}
+
+int stage_sum(FILE *in, const char *name, FILE *out, const struct sum_opts *o, struct error *e)
+{
+	char *keys[16], *by = o->split ? xasprintf("%s,%s", o->split, o->by) : xstrdup(o->by), *save = NULL;
+	size_t nkeys = 0;
+	struct tsv t = { 0 };
+	struct agg a = { 0 };
+	for (char *k = strtok_r(by, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+		if (nkeys == 16) {
+			error_set(e, 2, "sum: at most 16 keys");
+			goto fail;
+		}
+		keys[nkeys++] = k;
+	}
+	if (nkeys == 0) {
+		error_set(e, 2, "sum: --by needs at least one column");
+		goto fail;
+	}
+	char err[512];
+	if (tsv_open(&t, in, name, err, sizeof err) != 0) {
+		error_set(e, 1, "%s", err);
+		goto fail;
+	}
+	int cs = tsv_column(&t, "samples"), col[16];
+	if (cs < 0) {
+		error_set(e, 1, "%s: no 'samples' column", name);
+		goto fail;
+	}
+	for (size_t k = 0; k < nkeys; k++)
+		if ((col[k] = tsv_column(&t, keys[k])) < 0) {
+			error_set(e, 2, "%s: no '%s' column to group by", name, keys[k]);
+			goto fail;
+		}
+
+	a.nkeys = nkeys;
+	char *vals[16];
+	int rc;
+	while ((rc = tsv_next(&t, err, sizeof err)) > 0) {
+		char *end;
+		unsigned long long n = strtoull(t.fields[cs], &end, 10);
+		if (*end || t.fields[cs][0] == '\0' || t.fields[cs][0] == '-') {
+			error_set(e, 1, "%s:%lu: bad samples '%s'", name, t.lineno, t.fields[cs]);
+			goto fail;
+		}
+		for (size_t k = 0; k < nkeys; k++)
+			vals[k] = t.fields[col[k]];
+		agg_add(&a, vals, n);
+	}
+	if (rc < 0) {
+		error_set(e, 1, "%s", err);
+		goto fail;
+	}
+	/* -g: functions with a total but no samples of their own get a row */
+	if (o->totals && nkeys == 2 && strcmp(keys[0], "module") == 0 && strcmp(keys[1], "function") == 0)
+		for (size_t i = 0; i < o->totals->nrows; i++)
+			if (agg_find(&a, o->totals->rows[i].key) < 0)
+				agg_add(&a, o->totals->rows[i].key, 0);
+	agg_sort(&a);
+	size_t rows = shown_rows(&a, o);
+	if (o->tsv) {
+		print_tsv(out, &a, keys, rows, o);
+	} else {
+		struct stage_meta m;
+		stage_meta_parse(&t, &m);
+		print_summary(out, &m, a.total);
+		print_text(out, &a, keys, rows, o);
+		if (o->totals)
+			fprintf(out, "# total: samples whose call stack holds the function (self + callees), "
+				"of %llu samples with stacks\n", (unsigned long long)o->totals_of);
+		free(m.file);
+	}
+	agg_free(&a);
+	tsv_close(&t);
+	free(by);
+	return 0;
+fail:
+	agg_free(&a);
+	tsv_close(&t);
+	free(by);
+	return -1;
+}
+
+int sum_parse_options(int argc, char **argv, const char *usage_text, struct sum_opts *o, const char **by,
+		      struct error *e)
+{
+	static const struct option opts[] = {
+		{ "by", required_argument, NULL, 'b' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "rows", required_argument, NULL, 'n' },
+		{ "min-samples", required_argument, NULL, 'm' },
+		{ "split", required_argument, NULL, 's' },
+		{ "long", no_argument, NULL, 'l' },
+		{ "full-names", no_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	char *end;
+	o->tsv = 0;
+	o->limit = SIZE_MAX;
+	o->min_samples = 0;
+	o->split = NULL;
+	o->totals = NULL;
+	o->totals_of = 0;
+	o->long_columns = 0;
+	o->full_names = 0;
+	o->width = term_columns(STDOUT_FILENO);
+	while ((c = getopt_long(argc, argv, "n:lh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			o->long_columns = 1;
+			break;
+		case 'F':
+			o->full_names = 1;
+			break;
+		case 'b':
+			*by = optarg;
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") != 0 && strcmp(optarg, "tsv") != 0)
+				return error_set(e, 2, "%s: unknown --format '%s' (text or tsv)", argv[0], optarg);
+			o->tsv = strcmp(optarg, "tsv") == 0;
+			break;
+		case 'n':
+			o->limit = strtoul(optarg, &end, 10);
+			if (*end || optarg[0] == '-' || optarg[0] == '\0')
+				return error_set(e, 2, "%s: -n wants a number of rows, not '%s'", argv[0], optarg);
+			break;
+		case 's':
+			if (strcmp(optarg, "thread") == 0)
+				o->split = "pid,tid,thread";
+			else if (strcmp(optarg, "process") == 0)
+				o->split = "pid,command";
+			else
+				return error_set(e, 2, "%s: unknown --split '%s' (thread or process)", argv[0], optarg);
+			break;
+		case 'm':
+			o->min_samples = strtoull(optarg, &end, 10);
+			if (*end || optarg[0] == '-' || optarg[0] == '\0')
+				return error_set(e, 2, "%s: --min-samples wants a number, not '%s'", argv[0], optarg);
+			break;
+		default:
+			e->status = usage_exit(usage_text, c == 'h');
+			e->msg = NULL;
+			return -1;
+		}
+	}
+	return optind;
+}
+
