@@ -86,7 +86,7 @@ struct cs_graph {
 	size_t ngroups;
 	uint64_t samples;              /* samples of all stacks */
 	uint64_t unrooted;             /* samples whose stack was not unwound to its root */
-	struct agg ids, stacks, groups; /* internal: (module, start), path and group keys */
+	struct agg groups;             /* internal: group keys (module path, name) */
 	char **owned;                  /* internal: names made here */
 	size_t nowned, capowned;
 };
