@@ -15,12 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "callstack.h"
 #include "debuginfo.h"
 #include "escape.h"
 #include "symtab.h"
+#include "u64map.h"
 #include "util.h"
 
 struct unwinder {
@@ -149,10 +151,25 @@ int callstack_present(const struct pset *s)
 	return 0;
 }
 
+/* What locates a profile's PCs: its modules' symtabs, fetched on first
+ * need (so that symtab_get's warnings come in the order they did), and
+ * each PC's frame once found.  A stack's frames repeat from stack to stack
+ * (the same callers, the same return addresses): a PC's module and
+ * link-time address are looked up once per profile. */
+struct locator {
+	const struct pset *s;
+	size_t prof;
+	struct symtab **st;            /* [local module], NULL until fetched */
+	struct u64map seen;            /* pc -> index in found + 1 */
+	struct cs_frame *found;
+	size_t nfound, capfound;
+};
+
 /* The set's module and link-time address of pc in profile prof. */
-static void locate(const struct pset *s, size_t prof, uint64_t pc, struct cs_frame *f)
+static void locate(struct locator *l, uint64_t pc, struct cs_frame *f)
 {
-	const struct profile *p = &s->profiles[prof];
+	const struct pset *s = l->s;
+	const struct profile *p = &s->profiles[l->prof];
 	f->module = PSET_NO_MODULE;
 	f->addr = pc;
 	f->pc = pc;
@@ -160,13 +177,14 @@ static void locate(const struct pset *s, size_t prof, uint64_t pc, struct cs_fra
 		const struct profile_module *m = &p->modules[i];
 		if (pc < m->start || pc >= m->end)
 			continue;
-		uint32_t g = s->modmap[prof][i];
+		uint32_t g = s->modmap[l->prof][i];
 		uint64_t addr;
 		if (g == PSET_NO_MODULE)
 			return;
 		const struct pset_module *gm = &s->mods[g];
-		if (symtab_addr(symtab_get(gm->path, gm->build_id, gm->build_id_len), pc - m->start + m->file_offset,
-				&addr) == 0) {
+		if (l->st[i] == NULL)
+			l->st[i] = symtab_get(gm->path, gm->build_id, gm->build_id_len);
+		if (symtab_addr(l->st[i], pc - m->start + m->file_offset, &addr) == 0) {
 			f->module = g;
 			f->addr = addr;
 		}
@@ -174,15 +192,92 @@ static void locate(const struct pset *s, size_t prof, uint64_t pc, struct cs_fra
 	}
 }
 
+/* locate, once per distinct pc */
+static void locate_cached(struct locator *l, uint64_t pc, struct cs_frame *f)
+{
+	uint64_t *v = u64map_slot(&l->seen, pc);
+	if (*v == 0) {
+		grow(&l->found, &l->capfound, l->nfound + 1, sizeof *l->found);
+		locate(l, pc, &l->found[l->nfound]);
+		*v = ++l->nfound;
+	}
+	*f = l->found[*v - 1];
+}
+
+/*
+ * A progress line on standard error while stacks are unwound, when it is
+ * a terminal and the work has taken longer than $PCT_PROGRESS_DELAY
+ * seconds (default 1): "pct: unwinding stacks: N of M", rewritten in
+ * place with a carriage return, at most 10 times a second, and erased at
+ * the end.  Never when standard error is not a terminal.
+ */
+struct progress {
+	uint64_t done, total;
+	double start, delay, last;
+	int on;                        /* standard error is a terminal */
+	int width;                     /* of the line shown; 0: none shown */
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void progress_begin(struct progress *pr, uint64_t total)
+{
+	memset(pr, 0, sizeof *pr);
+	pr->total = total;
+	pr->on = isatty(STDERR_FILENO);
+	if (!pr->on)
+		return;
+	pr->delay = 1;
+	const char *e = getenv("PCT_PROGRESS_DELAY");
+	char *end;
+	if (e && *e) {
+		double d = strtod(e, &end);
+		if (*end == '\0' && d >= 0 && d <= 1e6)
+			pr->delay = d;
+	}
+	pr->start = now_s();
+}
+
+static void progress_step(struct progress *pr)
+{
+	pr->done++;
+	if (!pr->on || (pr->done & 255) != 0)
+		return;
+	double t = now_s();
+	if (t - pr->start < pr->delay || (pr->width && t - pr->last < 0.1))
+		return;
+	pr->last = t;
+	pr->width = fprintf(stderr, "\rpct: unwinding stacks: %llu of %llu", (unsigned long long)pr->done,
+			    (unsigned long long)pr->total) - 1;
+	fflush(stderr);
+}
+
+static void progress_end(struct progress *pr)
+{
+	if (pr->width > 0)
+		fprintf(stderr, "\r%*s\r", pr->width, "");
+	fflush(stderr);
+}
+
 uint64_t callstack_each(const struct pset *s, void (*fn)(const struct cs_stack *st, void *arg), void *arg)
 {
-	uint64_t total = 0;
+	uint64_t total = 0, nstacks = 0;
 	struct cs_frame frames[CALLSTACK_MAX_FRAMES];
+	struct progress pr;
+	for (size_t prof = 0; prof < s->nprofiles; prof++)
+		nstacks += s->profiles[prof].nstacks;
+	progress_begin(&pr, nstacks);
 	for (size_t prof = 0; prof < s->nprofiles; prof++) {
 		const struct profile *p = &s->profiles[prof];
 		if (p->nstacks == 0)
 			continue;
 		struct unwinder *u = xcalloc(1, sizeof *u);
+		struct locator l = { s, prof, xcalloc(p->nmodules ? p->nmodules : 1, sizeof *l.st), { 0 }, NULL, 0, 0 };
 		u->p = p;
 		Dwfl *dwfl = p->hdr.stack_regs >= 2 ? unwinder_dwfl(u, s, prof) : NULL;
 		for (size_t i = 0; i < p->nstacks; i++) {
@@ -197,41 +292,60 @@ uint64_t callstack_each(const struct pset *s, void (*fn)(const struct cs_stack *
 			if (u->n == 0 && p->hdr.stack_regs >= 2)  /* at least the sampled PC */
 				u->pcs[u->n++] = rec->regs[p->hdr.stack_regs - 1];
 			for (size_t k = 0; k < u->n; k++)
-				locate(s, prof, u->pcs[k], &frames[k]);
+				locate_cached(&l, u->pcs[k], &frames[k]);
 			struct cs_stack st = { prof, rec, frames, u->n, rooted };
 			total += rec->weight;
 			fn(&st, arg);
+			progress_step(&pr);
 		}
 		if (dwfl)
 			dwfl_end(dwfl);
 		free(u);
+		free(l.st);
+		free(l.found);
+		u64map_free(&l.seen);
 	}
+	progress_end(&pr);
 	return total;
 }
 
+/* What building a graph keeps besides it: the maps that find a frame's
+ * function and a stack's path without building strings. */
+struct graph_build {
+	const struct pset *s;
+	struct cs_graph *g;
+	struct symtab **st;            /* [set module], NULL until fetched */
+	struct u64map *byaddr;         /* [set module, then PSET_NO_MODULE]: symbol start -> func + 1 */
+	struct u64map *bypc;           /* [profile]: pc -> func + 1 */
+	struct u64map paths;           /* hash of a path's funcs (+ k on collision) -> path + 1 */
+	uint32_t funcs[CALLSTACK_MAX_FRAMES];
+};
+
 /* The function of a frame in g, added on first sight. */
-static uint32_t graph_func(const struct pset *s, struct cs_graph *g, const struct cs_frame *f)
+static uint32_t graph_func(struct graph_build *b, const struct cs_frame *f)
 {
+	const struct pset *s = b->s;
+	struct cs_graph *g = b->g;
 	struct symbol sym;
 	const char *name = "[unknown]";
 	uint64_t start = 0;
 	int named = 0;
+	size_t m = f->module == PSET_NO_MODULE ? s->nmods : f->module;
 	if (f->module != PSET_NO_MODULE) {
 		const struct pset_module *gm = &s->mods[f->module];
-		named = symtab_function_at(symtab_get(gm->path, gm->build_id, gm->build_id_len), f->addr, &sym) == 0;
+		if (b->st[m] == NULL)
+			b->st[m] = symtab_get(gm->path, gm->build_id, gm->build_id_len);
+		named = symtab_function_at(b->st[m], f->addr, &sym) == 0;
 		name = named ? sym.name : name;
 		start = named ? sym.start : f->addr;
 	}
-	char *id = xasprintf("%u %llx", f->module, (unsigned long long)start);
-	long r = agg_find(&g->ids, &id);
-	if (r < 0) {
+	uint64_t *id = u64map_slot(&b->byaddr[m], start);
+	if (*id == 0) {
 		if (f->module != PSET_NO_MODULE && !named) {
 			grow(&g->owned, &g->capowned, g->nowned + 1, sizeof *g->owned);
 			name = g->owned[g->nowned++] = xasprintf("%s+0x%llx", s->mods[f->module].display,
 								 (unsigned long long)start);
 		}
-		agg_add(&g->ids, &id, 0);
-		r = (long)g->ids.nrows - 1;
 		char *gkey[2] = { f->module == PSET_NO_MODULE ? "[unknown]" : s->mods[f->module].path, (char *)name };
 		long gr = agg_find(&g->groups, gkey);
 		if (gr < 0) {
@@ -241,41 +355,52 @@ static uint32_t graph_func(const struct pset *s, struct cs_graph *g, const struc
 		grow(&g->funcs, &g->capfuncs, g->nfuncs + 1, sizeof *g->funcs);
 		g->funcs[g->nfuncs++] = (struct cs_func){ f->module, start, name, (size_t)gr };
 		g->ngroups = g->groups.nrows;
+		*id = g->nfuncs;
 	}
-	free(id);
-	return (uint32_t)r;
+	return (uint32_t)(*id - 1);
 }
 
-struct graph_build {
-	const struct pset *s;
-	struct cs_graph *g;
-	uint32_t funcs[CALLSTACK_MAX_FRAMES];
-	char *key;
-	size_t cap;
-};
+/* graph_func, once per distinct pc of a profile */
+static uint32_t graph_func_cached(struct graph_build *b, size_t prof, const struct cs_frame *f)
+{
+	uint64_t *v = u64map_get(&b->bypc[prof], f->pc);
+	if (v)
+		return (uint32_t)(*v - 1);
+	uint32_t id = graph_func(b, f);
+	*u64map_slot(&b->bypc[prof], f->pc) = (uint64_t)id + 1;
+	return id;
+}
+
+/* The path of b->funcs[0..n) in g, added on first sight. */
+static size_t graph_path(struct graph_build *b, size_t n)
+{
+	struct cs_graph *g = b->g;
+	uint64_t h = UINT64_C(0xcbf29ce484222325) ^ n;  /* FNV-1a over the function numbers */
+	for (size_t k = 0; k < n; k++)
+		h = (h ^ b->funcs[k]) * UINT64_C(0x100000001b3);
+	for (;; h++) {  /* paths of one hash take the next free keys */
+		uint64_t *v = u64map_get(&b->paths, h);
+		if (v == NULL)
+			break;
+		const struct cs_path *p = &g->paths[*v - 1];
+		if (p->n == n && memcmp(p->funcs, b->funcs, n * sizeof *b->funcs) == 0)
+			return *v - 1;
+	}
+	grow(&g->paths, &g->cappaths, g->npaths + 1, sizeof *g->paths);
+	uint32_t *copy = xmalloc((n ? n : 1) * sizeof *copy);
+	memcpy(copy, b->funcs, n * sizeof *copy);
+	g->paths[g->npaths++] = (struct cs_path){ copy, n, 0 };
+	*u64map_slot(&b->paths, h) = g->npaths;
+	return g->npaths - 1;
+}
 
 static void graph_one(const struct cs_stack *st, void *arg)
 {
 	struct graph_build *b = arg;
 	struct cs_graph *g = b->g;
-	size_t len = 0;
-	for (size_t k = 0; k < st->nframes; k++) {
-		uint32_t f = graph_func(b->s, g, &st->frames[st->nframes - 1 - k]);
-		b->funcs[k] = f;
-		grow(&b->key, &b->cap, len + 12, 1);
-		len += (size_t)sprintf(b->key + len, "%s%u", k ? "," : "", f);
-	}
-	grow(&b->key, &b->cap, len + 1, 1);
-	b->key[len] = '\0';
-	long r = agg_find(&g->stacks, &b->key);
-	if (r < 0) {
-		agg_add(&g->stacks, &b->key, 0);
-		r = (long)g->stacks.nrows - 1;
-		grow(&g->paths, &g->cappaths, g->npaths + 1, sizeof *g->paths);
-		uint32_t *copy = xmalloc((st->nframes ? st->nframes : 1) * sizeof *copy);
-		memcpy(copy, b->funcs, st->nframes * sizeof *copy);
-		g->paths[g->npaths++] = (struct cs_path){ copy, st->nframes, 0 };
-	}
+	for (size_t k = 0; k < st->nframes; k++)
+		b->funcs[k] = graph_func_cached(b, st->profile, &st->frames[st->nframes - 1 - k]);
+	size_t r = graph_path(b, st->nframes);
 	g->paths[r].samples += st->rec->weight;
 	g->samples += st->rec->weight;
 	if (!st->rooted)
@@ -285,12 +410,20 @@ static void graph_one(const struct cs_stack *st, void *arg)
 uint64_t callstack_graph(const struct pset *s, struct cs_graph *g)
 {
 	memset(g, 0, sizeof *g);
-	g->ids.nkeys = 1;
-	g->stacks.nkeys = 1;
 	g->groups.nkeys = 2;
 	struct graph_build b = { .s = s, .g = g };
+	b.st = xcalloc(s->nmods + 1, sizeof *b.st);
+	b.byaddr = xcalloc(s->nmods + 1, sizeof *b.byaddr);
+	b.bypc = xcalloc(s->nprofiles ? s->nprofiles : 1, sizeof *b.bypc);
 	callstack_each(s, graph_one, &b);
-	free(b.key);
+	for (size_t m = 0; m <= s->nmods; m++)
+		u64map_free(&b.byaddr[m]);
+	for (size_t p = 0; p < s->nprofiles; p++)
+		u64map_free(&b.bypc[p]);
+	u64map_free(&b.paths);
+	free(b.st);
+	free(b.byaddr);
+	free(b.bypc);
 	return g->samples;
 }
 
@@ -303,8 +436,6 @@ void callstack_graph_free(struct cs_graph *g)
 	for (size_t i = 0; i < g->nowned; i++)
 		free(g->owned[i]);
 	free(g->owned);
-	agg_free(&g->ids);
-	agg_free(&g->stacks);
 	agg_free(&g->groups);
 	memset(g, 0, sizeof *g);
 }

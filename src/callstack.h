@@ -55,6 +55,12 @@ int callstack_present(const struct pset *s);
  * frames, registers of a machine (the header's stack_machine) that is not
  * the modules' or that pct does not know, no module to unwind with.  Such
  * a stack holds the frames found before the stop, at least the sampled PC.
+ *
+ * A PC's module and link-time address are found once per profile.  When
+ * standard error is a terminal and the unwinding has taken longer than
+ * $PCT_PROGRESS_DELAY seconds (default 1), a progress line "pct:
+ * unwinding stacks: N of M" (M: the set's stack records) is rewritten
+ * there in place, and erased before the function returns.
  */
 uint64_t callstack_each(const struct pset *s, void (*fn)(const struct cs_stack *st, void *arg), void *arg);
 
@@ -86,7 +92,7 @@ struct cs_graph {
 	size_t ngroups;
 	uint64_t samples;              /* samples of all stacks */
 	uint64_t unrooted;             /* samples whose stack was not unwound to its root */
-	struct agg ids, stacks, groups; /* internal: (module, start), path and group keys */
+	struct agg groups;             /* internal: group keys (module path, name) */
 	char **owned;                  /* internal: names made here */
 	size_t nowned, capowned;
 };
