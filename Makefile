@@ -15,14 +15,18 @@ B       := build
 
 LIB_SRC := $(wildcard lib/*.c)
 LIB_OBJ := $(LIB_SRC:lib/%.c=$(B)/obj/lib/%.o)
-TOOL_SRC := $(wildcard src/*.c)
+# src/ in layers, each including only those below it (README, Layout):
+# cmd > export > report > format > symbols > core, then include/
+LAYERS  := cmd export report format symbols core
+TOOL_SRC := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
+SRC_INC := $(foreach l,$(LAYERS),-Isrc/$(l))
 # pprof's profile.proto as Debian ships it (golang-github-google-pprof-dev),
 # compiled to C by protoc-c for export_pprof.c
 PROTO   := /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
 GEN     := $(B)/gen
 TOOL_OBJ := $(TOOL_SRC:src/%.c=$(B)/obj/src/%.o) $(B)/obj/gen/profile.pb-c.o
 # the tools' code minus main(), for the unit tests
-CORE_OBJ := $(filter-out $(B)/obj/src/pct.o,$(TOOL_OBJ))
+CORE_OBJ := $(filter-out $(B)/obj/src/cmd/pct.o,$(TOOL_OBJ))
 TOOL_LIBS := -ldw -ldebuginfod -lelf -lcapstone -lz -lprotobuf-c -liberty -lm
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -62,9 +66,9 @@ $(B)/obj/gen/profile.pb-c.o: $(GEN)/profile.pb-c.c
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 $(CFLAGS) -I$(GEN) -c -o $@ $<
 
-$(B)/obj/src/%.o: src/%.c src/*.h include/*.h $(GEN)/profile.pb-c.h
+$(B)/obj/src/%.o: src/%.c src/*/*.h include/*.h $(GEN)/profile.pb-c.h
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -I$(GEN) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(SRC_INC) -I$(GEN) -c -o $@ $<
 
 $(B)/bin/pct: $(TOOL_OBJ)
 	@mkdir -p $(@D)
@@ -72,11 +76,11 @@ $(B)/bin/pct: $(TOOL_OBJ)
 
 $(B)/tests/test_%: tests/unit/test_%.c tests/unit/unit.h $(CORE_OBJ) $(B)/lib/libpct.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -Isrc -Ilib -o $@ $< $(CORE_OBJ) $(B)/lib/libpct.a $(TOOL_LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(SRC_INC) -Ilib -o $@ $< $(CORE_OBJ) $(B)/lib/libpct.a $(TOOL_LIBS)
 
 $(B)/tests/replay: tests/fuzz/replay.c tests/fuzz/fuzz_profile.c $(CORE_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -Isrc -o $@ tests/fuzz/replay.c tests/fuzz/fuzz_profile.c $(CORE_OBJ) $(TOOL_LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(SRC_INC) -o $@ tests/fuzz/replay.c tests/fuzz/fuzz_profile.c $(CORE_OBJ) $(TOOL_LIBS)
 
 unit: $(UNIT_BIN) $(B)/tests/replay
 
@@ -106,7 +110,7 @@ check-san:
 # committed seeds; a finding is copied to tests/fuzz/regressions/.
 FUZZ_SECONDS ?= 60
 FB := build-fuzz
-FUZZ_CFLAGS := -std=gnu11 -g -O1 -Iinclude -Isrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -Iinclude $(SRC_INC) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 fuzz: $(FB)/fuzz_profile
 	@rm -rf $(FB)/corpus $(FB)/crashes && mkdir -p $(FB)/corpus $(FB)/crashes
 	@echo "== fuzzing the reader and report path for $(FUZZ_SECONDS) s"
@@ -119,9 +123,9 @@ fuzz: $(FB)/fuzz_profile
 			cp $(FB)/crashes/* tests/fuzz/regressions/ 2>/dev/null; tail -40 $(FB)/fuzz.log; \
 			echo "fuzz: FAILED, findings copied to tests/fuzz/regressions/"; exit 1; fi; \
 		echo "fuzz: 1 passed, 0 failed"
-$(FB)/fuzz_profile: tests/fuzz/fuzz_profile.c $(filter-out src/pct.c,$(TOOL_SRC)) src/*.h include/*.h $(GEN)/profile.pb-c.c
+$(FB)/fuzz_profile: tests/fuzz/fuzz_profile.c $(filter-out src/cmd/pct.c,$(TOOL_SRC)) src/*/*.h include/*.h $(GEN)/profile.pb-c.c
 	@mkdir -p $(@D)
-	clang $(FUZZ_CFLAGS) -I$(GEN) -o $@ tests/fuzz/fuzz_profile.c $(filter-out src/pct.c,$(TOOL_SRC)) $(GEN)/profile.pb-c.c $(TOOL_LIBS)
+	clang $(FUZZ_CFLAGS) -I$(GEN) -o $@ tests/fuzz/fuzz_profile.c $(filter-out src/cmd/pct.c,$(TOOL_SRC)) $(GEN)/profile.pb-c.c $(TOOL_LIBS)
 
 bench: deps all progs
 	@for b in bench/*.sh; do echo "== $$b"; $$b || exit 1; done

@@ -13,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 command -v perf >/dev/null || skip "perf is not installed (scripts/deps.sh bench installs linux-perf)"
 perf stat -e task-clock:u true >/dev/null 2>&1 || skip "perf cannot count task-clock here"
-mkdir src && cp "$ROOT"/src/*.c "$ROOT"/src/*.h src/ && cp -r "$ROOT/include" src/ || fail "copy sources"
+mkdir src && cp "$ROOT"/src/*/*.c "$ROOT"/src/*/*.h src/ && cp -r "$ROOT/include" src/ || fail "copy sources"
 rm -f src/export_pprof.c   # needs a generated header
 cat >src/Makefile <<'MK'
 all: $(patsubst %.c,%.o,$(wildcard *.c))

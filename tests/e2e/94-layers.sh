@@ -1,12 +1,15 @@
 # Commands are thin shells over the library layer (issue 16): no command
-# object (src/cmd_*.c) calls a function defined in another command object,
-# and no command file includes another command's header.  Proven over nm
-# of the objects the build made (build/obj/src/cmd_*.o, or $LAYERS_OBJ, a
-# directory of those objects, to check another tree).
+# object (src/cmd/cmd_*.c) calls a function defined in another command
+# object, and no command file includes another command's header.  Proven
+# over nm of the objects the build made (build/obj/src/cmd/cmd_*.o, or
+# $LAYERS_OBJ, a directory of those objects, to check another tree).  And
+# each folder of src/ includes only its own headers and those of the
+# folders below it: cmd > export > report > format > symbols > core, then
+# include/ (README, Layout).
 . "$(dirname "$0")/lib.sh"
 command -v nm >/dev/null || skip "no nm"
-obj=${LAYERS_OBJ:-$ROOT/$B/obj/src}
-src=${LAYERS_SRC:-$ROOT/src}
+obj=${LAYERS_OBJ:-$ROOT/$B/obj/src/cmd}
+src=${LAYERS_SRC:-$ROOT/src/cmd}
 set -- "$obj"/cmd_*.o
 [ -e "$1" ] || fail "no command objects in $obj (build first)"
 [ $# -ge 12 ] || fail "only $# command objects in $obj"
@@ -37,12 +40,13 @@ awk '{ print $2 }' defs | sort -u >all.def
 for c in "$src"/cmd_*.c; do
 	awk -v o="$(basename "$c" .c).o" '$1 == o { print $2 }' defs | sort -u >me.def
 	for h in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$c"); do
-		[ -e "$src/$h" ] || continue
+		hp=$(ls "$src/$h" "$src"/../*/"$h" 2>/dev/null | head -n 1)
+		[ -n "$hp" ] || continue
 		case $h in
 		cmd_*.h) bad+=("$(basename "$c") includes $h, a command's header"); continue ;;
 		esac
 		# the functions h declares (outside comments)
-		sed -e 's|/\*.*\*/||g' -e '/^[[:space:]]*\(\/\*\|\*\)/d' "$src/$h" |
+		sed -e 's|/\*.*\*/||g' -e '/^[[:space:]]*\(\/\*\|\*\)/d' "$hp" |
 			grep -o '[A-Za-z_][A-Za-z0-9_]*[[:space:]]*(' | tr -d '( \t' | sort -u >decl
 		other=$(comm -12 decl all.def | grep -v '^cmd_[a-z]*$' | comm -23 - me.def | tr '\n' ' ')
 		[ -n "$other" ] && bad+=("$(basename "$c") includes $h, which declares other commands' ${other% }")
@@ -67,8 +71,35 @@ if [ -z "${LAYERS_OBJ:-}" ] && [ -w /dev/full ]; then
 	done
 fi
 
+# the folders' include order: a file includes headers of its own folder
+# or of a folder after it in this list (include/ and the generated
+# profile.pb-c.h are below them all)
+layers="cmd export report format symbols core"
+rank() { local i=0 l; for l in $layers; do [ "$l" = "$1" ] && { echo $i; return; }; i=$((i + 1)); done; echo -1; }
+nfiles=0
+for d in "$src"/../*/; do
+	d=$(basename "$d")
+	[ "$(rank "$d")" -ge 0 ] || bad+=("src/$d/ is not a known layer ($layers)")
+done
+for l in $layers; do
+	r=$(rank "$l")
+	for f in "$src/../$l"/*.[ch]; do
+		[ -e "$f" ] || continue
+		nfiles=$((nfiles + 1))
+		for h in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
+			[ "$h" = profile.pb-c.h ] && continue
+			[ -e "$ROOT/include/$h" ] && continue
+			hp=$(ls "$src"/../*/"$h" 2>/dev/null | head -n 1)
+			[ -n "$hp" ] || { bad+=("src/$l/$(basename "$f") includes $h, found in no layer"); continue; }
+			hl=$(basename "$(dirname "$hp")")
+			[ "$(rank "$hl")" -ge "$r" ] || bad+=("src/$l/$(basename "$f") includes $hl/$h, a layer above $l")
+		done
+	done
+done
+[ "$nfiles" -ge 60 ] || fail "only $nfiles files found in the layers"
+
 if [ ${#bad[@]} -gt 0 ]; then
 	printf '%s\n' "${bad[@]}" >&2
 	fail "${#bad[@]} calls or includes across commands, or outputs lost"
 fi
-pass "$# command objects: none calls or includes another command"
+pass "$# command objects: none calls or includes another command; $nfiles files include only their own or lower layers"

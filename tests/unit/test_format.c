@@ -1,7 +1,7 @@
 /*
  * test_format.c - the file format, end to end inside one process: the
  * runtime's writer (lib/) creates and fills a profile, the tools' reader
- * (src/profile.c) reads it back; then every kind of damage to the file
+ * (src/format/profile.c) reads it back; then every kind of damage to the file
  * must be refused with a message naming the file and the problem.
  */
 #define _GNU_SOURCE

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
 #include "listing.h"
 #include "profile.h"
 #include "source.h"
