@@ -34,7 +34,7 @@ measure() {
 	local pid=$! fdmax=0 n c
 	while kill -0 $pid 2>/dev/null; do
 		for c in $(cat /proc/$pid/task/*/children 2>/dev/null); do
-			n=$(ls /proc/$c/fd 2>/dev/null | wc -l)
+			n=$(ls /proc/$c/fd 2>/dev/null | wc -l) || n=0
 			[ "$n" -gt "$fdmax" ] && fdmax=$n
 		done
 		sleep 0.05
