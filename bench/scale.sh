@@ -13,7 +13,8 @@
 #     are told apart by path), 4 addresses in each: `pct report`; time,
 #     peak RSS, time per module.  Run with `ulimit -n` as it is; the
 #     figure "open files" is the most descriptors pct held at once (sampled
-#     from /proc every 50 ms).
+#     from /proc every 50 ms).  Then the same profiles with no file at
+#     those paths: the cost of finding a module among many, without ELF.
 # SCALE_ADDRS="100000 1000000" sets the address counts (default: the
 # three, 10^7 only with the memory), SCALE_MODS="8000" the module counts.  time_s is the wall time of one run, cpu_s its user
 # plus system CPU time (/usr/bin/time): on a loaded machine, cpu_s is the
@@ -107,6 +108,14 @@ for n in ${SCALE_MODS:-8000 32000 65534}; do
 		"$(echo "$t * 1000 / $n" | bc -l)" "$fds" "$fns"
 	warn=$(grep -c . "$dir/err" || true)
 	[ "$warn" -eq 0 ] || echo "            ($warn lines on stderr, first: $(head -1 "$dir/err" | cut -c1-100))"
+	rm -f "$dir/m.pct"
+done
+echo "   the same with no files at those paths (each module's open fails; one warning each):"
+for n in ${SCALE_MISSING:-8000 32000 65534}; do
+	"$G" modules "$dir/m.pct" "$dir/none/lib" $n $mlo $mhi 1
+	measure "$P" report "$dir/m.pct"
+	printf '   %-8s %9.2f %9.2f %10.1f %14.4f %9s %9s\n' $n "$t" "$cpu" "$(echo "$rss/1024" | bc -l)" \
+		"$(echo "$t * 1000 / $n" | bc -l)" "$fds" "-"
 	rm -f "$dir/m.pct"
 done
 echo "3. -g profiles with many stacks: no generator yet (a stack record needs registers and"
