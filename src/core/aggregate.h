@@ -11,8 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct agg_store;
+
 struct agg_row {
-	char **key;                    /* nkeys strings, owned */
+	char **key;                    /* nkeys strings, owned by the agg (equal strings of a
+					  column may be one string) */
 	uint64_t samples;
 };
 
@@ -21,8 +24,9 @@ struct agg {
 	struct agg_row *rows;
 	size_t nrows, cap;
 	uint64_t total;                /* sum of rows[].samples */
-	size_t *slots;                 /* hash table of row numbers + 1; 0 is empty */
+	uint32_t *slots;               /* hash table of row numbers + 1; 0 is empty */
 	size_t nslots;
+	struct agg_store *store;       /* where the keys live (aggregate.c) */
 };
 
 /* Add samples to the row whose key is key[0..nkeys), creating it. */

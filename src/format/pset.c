@@ -8,14 +8,28 @@
 #include "u64map.h"
 #include "util.h"
 
+/* The set's module with m's path and build-id, added if new; found by a
+ * hash (a profile may hold 65,534 modules). */
 static uint32_t intern_module(struct pset *s, const struct profile_module *m)
 {
-	for (size_t i = 0; i < s->nmods; i++) {
-		const struct pset_module *g = &s->mods[i];
+	uint64_t key = 1469598103934665603u;           /* FNV-1a of path, NUL, build-id */
+	for (const char *c = m->path;; c++) {
+		key = (key ^ (unsigned char)*c) * 1099511628211u;
+		if (*c == '\0')
+			break;
+	}
+	for (size_t i = 0; i < m->build_id_len; i++)
+		key = (key ^ m->build_id[i]) * 1099511628211u;
+	if (s->modindex == NULL)
+		s->modindex = xcalloc(1, sizeof *s->modindex);
+	uint64_t *slot;
+	for (; (slot = u64map_get(s->modindex, key)) != NULL; key++) {
+		const struct pset_module *g = &s->mods[*slot];
 		if (g->build_id_len == m->build_id_len && strcmp(g->path, m->path) == 0 &&
 		    memcmp(g->build_id, m->build_id, m->build_id_len) == 0)
-			return (uint32_t)i;
+			return (uint32_t)*slot;
 	}
+	*u64map_slot(s->modindex, key) = s->nmods;
 	grow(&s->mods, &s->capmods, s->nmods + 1, sizeof *s->mods);
 	struct pset_module *g = &s->mods[s->nmods];
 	memset(g, 0, sizeof *g);
@@ -172,6 +186,9 @@ void pset_free(struct pset *s)
 		free(s->modmap[f]);
 	}
 	free(s->mods);
+	if (s->modindex)
+		u64map_free(s->modindex);
+	free(s->modindex);
 	free(s->modmap);
 	free(s->profiles);
 	memset(s, 0, sizeof *s);

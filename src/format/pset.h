@@ -13,6 +13,8 @@
 
 #define PSET_NO_MODULE UINT32_MAX
 
+struct u64map;
+
 struct pset_module {
 	char *path;
 	char *display;                 /* base name, for reports */
@@ -26,6 +28,7 @@ struct pset {
 	size_t nprofiles, capprofiles;
 	struct pset_module *mods;
 	size_t nmods, capmods;
+	struct u64map *modindex;       /* hash of (path, build-id) -> mods index (pset.c) */
 	uint32_t **modmap;             /* [profile][local module] -> mods index */
 	size_t capmodmap;
 	uint64_t total;                /* samples in all tables */

@@ -87,6 +87,18 @@ static int build_id_is(int fd, const uint8_t *id, size_t len)
  * whose build-id is id (len > 0) or, without one, whose CRC is crc (if
  * nonzero), as elfutils checks them.  On success *name is a copy of path.
  */
+/* A file that exists but cannot be opened for want of descriptors or
+ * memory is not "no debug file": say so, with errno's words (once a run,
+ * since every later module would say the same). */
+static void open_failed(const char *path, const char *why)
+{
+	static int said;
+	if ((errno == EMFILE || errno == ENFILE || errno == ENOMEM) && !said) {
+		said = 1;
+		warnx_("cannot open '%s': %s; debug information may be missing", path, why);
+	}
+}
+
 static int try_file(const char *path, const struct stat *self, const uint8_t *id, size_t len, uint32_t crc,
 		    char **name)
 {
@@ -94,8 +106,10 @@ static int try_file(const char *path, const struct stat *self, const uint8_t *id
 	const char *why;
 	uint32_t got;
 	int fd = infile_open(path, 0, &st, &why);
-	if (fd < 0)
+	if (fd < 0) {
+		open_failed(path, why);
 		return -1;
+	}
 	if ((self && st.st_dev == self->st_dev && st.st_ino == self->st_ino) ||
 	    (len > 0 ? !build_id_is(fd, id, len) : crc != 0 && (file_crc(fd, &got) != 0 || got != crc))) {
 		close(fd);
@@ -244,8 +258,10 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	if (file_name == NULL)
 		return -1;
 	int sfd = infile_open(file_name, 0, &self, &why);
-	if (sfd < 0)
+	if (sfd < 0) {
+		open_failed(file_name, why);
 		return -1;
+	}
 	close(sfd);
 	/* libdwfl asks again for the dwz file, naming it by its
 	 * .gnu_debugaltlink with no CRC: that one is found by build-id only */

@@ -12,9 +12,20 @@
  *
  * libdwfl may add a bias (dwfl address = link-time address + bias); it is
  * 0 for modules reported at base 0, but every call below accounts for it.
+ *
+ * Symtabs are found by a hash of (path, build-id), and only so many keep
+ * their Dwfl session (and so their file descriptors: the module's file,
+ * its debug file, a dwz file) open at a time: past a quarter of
+ * RLIMIT_NOFILE the least recently used one is closed, and reopened when
+ * it is used again.  What a symtab hands out (names, files, chains) is
+ * its own copy, interned by content, so it outlives the session; the
+ * indexes that point into the session (symbols, inline tables) are
+ * rebuilt.  A reopened file must be the one first read: same device,
+ * inode, size, mtime and build-id.
  */
 #define _GNU_SOURCE
 #include <dwarf.h>
+#include <errno.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
@@ -25,6 +36,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -55,6 +67,12 @@ struct fsym {
 
 struct symtab {
 	char *path;
+	struct symtab *newer, *older;  /* the list of open sessions, most recent first */
+	int opened;                    /* the file was read once: a reopen must find it again */
+	struct stat file;              /* what it was then (dev, ino, size, mtime) */
+	uint8_t seen_id[PCT_BUILD_ID_MAX]; /* the build-id the file had then */
+	ssize_t seen_id_len;
+	int machine;                   /* e_machine, or 0 */
 	uint8_t build_id[PCT_BUILD_ID_MAX];
 	size_t build_id_len;
 	char *why;                     /* non-NULL: lookups name nothing, and why */
@@ -77,6 +95,7 @@ struct symtab {
 	struct u64map abs;             /* (file, comp_dir) pointers -> index in strs */
 	char **strs;                   /* strings we own */
 	size_t nstrs, capstrs;
+	struct u64map interned;        /* hash of a string's bytes -> index in strs (probing on) */
 };
 
 /*
@@ -109,6 +128,10 @@ struct cu_inlines {
 
 static struct symtab **cache;
 static size_t ncache, capcache;
+static size_t *cache_slots;            /* hash of (path, build-id) -> index in cache + 1; 0 empty */
+static size_t ncache_slots;            /* a power of two, or 0 */
+static struct symtab *newest, *oldest; /* symtabs whose Dwfl session is open */
+static size_t nopen, open_max;
 
 char *symtab_demangle(const char *name)
 {
@@ -121,6 +144,39 @@ static const char *own(struct symtab *st, char *s)
 {
 	grow(&st->strs, &st->capstrs, st->nstrs + 1, sizeof *st->strs);
 	return st->strs[st->nstrs++] = s;
+}
+
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ ((const unsigned char *)p)[i]) * 1099511628211u;   /* FNV-1a */
+	return h;
+}
+
+/* The symtab's copy of the string s: one per distinct content, so it
+ * survives the session it was read from and compares equal by pointer.
+ * If take, s is malloc'd and taken over. */
+static size_t intern_index(struct symtab *st, const char *s, int take)
+{
+	uint64_t key = hash_bytes(1469598103934665603u, s, strlen(s));
+	uint64_t *slot;
+	while ((slot = u64map_get(&st->interned, key)) != NULL) {
+		if (strcmp(st->strs[*slot], s) == 0) {
+			if (take)
+				free((char *)s);
+			return *slot;
+		}
+		key = key * 0x9e3779b97f4a7c15u + 1;   /* another key for a colliding string */
+	}
+	*u64map_slot(&st->interned, key) = st->nstrs;
+	own(st, take ? (char *)s : xstrdup(s));
+	return st->nstrs - 1;
+}
+
+static const char *intern_str(struct symtab *st, const char *s, int take)
+{
+	size_t i = intern_index(st, s, take);   /* first: it may move strs */
+	return st->strs[i];
 }
 
 static int load_segments(struct symtab *st, Elf *elf)
@@ -168,7 +224,9 @@ int symtab_open_file(const char *path, char **why)
 	const char *reason;
 	int fd = vdso ? open_vdso() : infile_open(path, 0, NULL, &reason);
 	if (fd < 0) {
+		int e = errno;
 		*why = vdso ? xasprintf("cannot copy the vDSO") : xasprintf("cannot open '%s': %s", path, reason);
+		errno = e;
 		return -1;
 	}
 	return fd;
@@ -212,62 +270,218 @@ static char *section_header_problem(Elf *elf)
 	return NULL;
 }
 
+/* How many Dwfl sessions may be open at once: each holds up to 3
+ * descriptors (the module's file, its debug file, a dwz file); a quarter
+ * of RLIMIT_NOFILE less 32 for the rest of pct, at least 2, at most 1024. */
+static size_t open_limit(void)
+{
+	if (open_max == 0) {
+		struct rlimit rl;
+		rlim_t n = getrlimit(RLIMIT_NOFILE, &rl) == 0 ? rl.rlim_cur : 1024;
+		if (n == RLIM_INFINITY || n > 32 + 4 * 1024)
+			n = 32 + 4 * 1024;
+		open_max = n > 32 + 4 * 2 ? (size_t)(n - 32) / 4 : 2;
+	}
+	return open_max;
+}
+
+static void unlink_open(struct symtab *st)
+{
+	if (st->newer)
+		st->newer->older = st->older;
+	else
+		newest = st->older;
+	if (st->older)
+		st->older->newer = st->newer;
+	else
+		oldest = st->newer;
+	st->newer = st->older = NULL;
+}
+
+static void push_open(struct symtab *st)
+{
+	st->older = newest;
+	st->newer = NULL;
+	if (newest)
+		newest->newer = st;
+	else
+		oldest = st;
+	newest = st;
+}
+
+/* End st's Dwfl session, and drop the indexes that point into it. */
+static void session_end(struct symtab *st)
+{
+	if (st->dwfl == NULL)
+		return;
+	dwfl_end(st->dwfl);
+	st->dwfl = NULL;
+	st->mod = NULL;
+	st->elf = NULL;
+	free(st->syms);
+	st->syms = NULL;
+	st->nsyms = 0;
+	st->syms_ready = 0;
+	for (size_t i = 0; i < st->ninl; i++) {
+		free(st->inl[i].e);
+		free(st->inl[i].seg);
+	}
+	free(st->inl);
+	st->inl = NULL;
+	st->ninl = st->capinl = 0;
+	u64map_free(&st->cus);
+	u64map_free(&st->abs);           /* keyed by pointers into the session */
+	unlink_open(st);
+	nopen--;
+}
+
+/* Open st's file in a Dwfl session of its own, or set st->why.  The first
+ * time, check it against the profile's build-id; later, that it is the
+ * file read the first time. */
 static void symtab_open(struct symtab *st)
 {
 	const char *path = st->path;
+	int vdso = strcmp(path, "[vdso]") == 0;
+	while (nopen >= open_limit())
+		session_end(oldest);
 	int fd = symtab_open_file(path, &st->why);
+	if (fd < 0 && (errno == EMFILE || errno == ENFILE) && nopen > 0) {
+		/* descriptors held elsewhere in pct: close half our sessions */
+		for (size_t n = (nopen + 1) / 2; n > 0; n--)
+			session_end(oldest);
+		free(st->why);
+		st->why = NULL;
+		fd = symtab_open_file(path, &st->why);
+	}
 	if (fd < 0)
 		return;
+	struct stat sb;
+	if (fstat(fd, &sb) != 0) {
+		st->why = xasprintf("cannot read '%s': %s", path, strerror(errno));
+		close(fd);
+		return;
+	}
+	if (st->opened && !vdso &&
+	    (sb.st_dev != st->file.st_dev || sb.st_ino != st->file.st_ino || sb.st_size != st->file.st_size ||
+	     sb.st_mtim.tv_sec != st->file.st_mtim.tv_sec || sb.st_mtim.tv_nsec != st->file.st_mtim.tv_nsec)) {
+		st->why = xasprintf("'%s' changed while pct read it (another file, or modified)", path);
+		close(fd);
+		return;
+	}
 	st->dwfl = dwfl_begin(&debuginfo_callbacks);
 	if (st->dwfl == NULL) {
 		close(fd);
 		st->why = xasprintf("libdwfl: %s", dwfl_errmsg(-1));
 		return;
 	}
+	push_open(st);
+	nopen++;
 	dwfl_report_begin(st->dwfl);
 	st->mod = dwfl_report_elf(st->dwfl, path_base(path), path, fd, 0, false); /* takes fd */
 	dwfl_report_end(st->dwfl, NULL, NULL);
 	if (st->mod == NULL) {
 		st->why = xasprintf("'%s': %s", path, dwfl_errmsg(-1));
+		session_end(st);
 		return;
 	}
 	Dwarf_Addr bias;
 	st->elf = dwfl_module_getelf(st->mod, &bias);
-	if (st->elf == NULL || load_segments(st, st->elf) != 0) {
+	if (st->elf == NULL || (!st->opened && load_segments(st, st->elf) != 0)) {
 		st->why = xasprintf("'%s': not a readable ELF file", path);
+		session_end(st);
 		return;
 	}
 	st->bias = bias;
+	const void *id;
+	ssize_t idlen = dwelf_elf_gnu_build_id(st->elf, &id);
+	if (st->opened) {
+		if (idlen != st->seen_id_len || (idlen > 0 && memcmp(id, st->seen_id, (size_t)idlen) != 0)) {
+			st->why = xasprintf("'%s' changed while pct read it (build-id differs)", path);
+			session_end(st);
+		}
+		return;
+	}
+	st->opened = 1;
+	st->file = sb;
+	st->seen_id_len = idlen > 0 && idlen <= PCT_BUILD_ID_MAX ? idlen : 0;
+	if (st->seen_id_len > 0)
+		memcpy(st->seen_id, id, (size_t)idlen);
+	GElf_Ehdr eh;
+	st->machine = gelf_getehdr(st->elf, &eh) ? eh.e_machine : 0;
 	char *bad = section_header_problem(st->elf);
 	if (bad) {
 		/* once per module: symtab_get opens each module once */
 		warnx_("'%s': corrupt section headers: %s; its functions and lines may be missing", path, bad);
 		free(bad);
 	}
-	const void *id;
-	ssize_t idlen = dwelf_elf_gnu_build_id(st->elf, &id);
 	if (st->build_id_len > 0 &&
-	    (idlen != (ssize_t)st->build_id_len || memcmp(id, st->build_id, st->build_id_len) != 0))
+	    (idlen != (ssize_t)st->build_id_len || memcmp(id, st->build_id, st->build_id_len) != 0)) {
 		st->why = xasprintf("'%s' changed since the profile was taken (build-id differs)", path);
+		session_end(st);
+	}
+}
+
+/* st with its session open (the most recently used), or -1 if it names
+ * nothing (st->why says why). */
+static int use(struct symtab *st)
+{
+	if (st->why)
+		return -1;
+	if (st->dwfl == NULL) {
+		symtab_open(st);
+		if (st->why) {
+			warnx_("no more symbols for %s: %s", path_base(st->path), st->why);
+			return -1;
+		}
+	} else if (newest != st) {
+		unlink_open(st);
+		push_open(st);
+	}
+	return 0;
+}
+
+static uint64_t cache_hash(const char *path, const uint8_t *build_id, size_t build_id_len)
+{
+	uint64_t h = hash_bytes(1469598103934665603u, path, strlen(path) + 1);
+	return hash_bytes(h, build_id, build_id_len);
+}
+
+static void cache_rehash(size_t nslots)
+{
+	free(cache_slots);
+	cache_slots = xcalloc(nslots, sizeof *cache_slots);
+	ncache_slots = nslots;
+	for (size_t c = 0; c < ncache; c++) {
+		size_t i = cache_hash(cache[c]->path, cache[c]->build_id, cache[c]->build_id_len) & (nslots - 1);
+		while (cache_slots[i])
+			i = (i + 1) & (nslots - 1);
+		cache_slots[i] = c + 1;
+	}
 }
 
 struct symtab *symtab_get(const char *path, const uint8_t *build_id, size_t build_id_len)
 {
-	for (size_t i = 0; i < ncache; i++) {
-		struct symtab *c = cache[i];
+	if (build_id_len > PCT_BUILD_ID_MAX)
+		build_id_len = PCT_BUILD_ID_MAX;
+	if (2 * (ncache + 1) > ncache_slots)
+		cache_rehash(ncache_slots ? 2 * ncache_slots : 64);
+	size_t i = cache_hash(path, build_id, build_id_len) & (ncache_slots - 1);
+	for (; cache_slots[i]; i = (i + 1) & (ncache_slots - 1)) {
+		struct symtab *c = cache[cache_slots[i] - 1];
 		if (c->build_id_len == build_id_len && strcmp(c->path, path) == 0 &&
 		    memcmp(c->build_id, build_id, build_id_len) == 0)
 			return c;
 	}
 	struct symtab *st = xcalloc(1, sizeof *st);
 	st->path = xstrdup(path);
-	st->build_id_len = build_id_len < PCT_BUILD_ID_MAX ? build_id_len : PCT_BUILD_ID_MAX;
+	st->build_id_len = build_id_len;
 	memcpy(st->build_id, build_id, st->build_id_len);
 	symtab_open(st);
 	if (st->why && path[0] == '/')
 		warnx_("no symbols for %s: %s", path_base(path), st->why);
 	grow(&cache, &capcache, ncache + 1, sizeof *cache);
 	cache[ncache++] = st;
+	cache_slots[i] = ncache;
 	return st;
 }
 
@@ -543,7 +757,7 @@ static void load_plt_symbols(struct symtab *st, size_t *cap)
 					continue;
 				grow(&st->syms, cap, st->nsyms + 1, sizeof *st->syms);
 				st->syms[st->nsyms++] = (struct fsym){ sh.sh_addr + 32 + i * 16, 16,
-								       own(st, xasprintf("%s@plt", n)), 0 };
+								       intern_str(st, xasprintf("%s@plt", n), 1), 0 };
 				free(n);
 			}
 			continue;
@@ -566,7 +780,7 @@ static void load_plt_symbols(struct symtab *st, size_t *cap)
 			if (n == NULL)
 				continue;
 			grow(&st->syms, cap, st->nsyms + 1, sizeof *st->syms);
-			st->syms[st->nsyms++] = (struct fsym){ sh.sh_addr + at, ent, own(st, xasprintf("%s@plt", n)), 0 };
+			st->syms[st->nsyms++] = (struct fsym){ sh.sh_addr + at, ent, intern_str(st, xasprintf("%s@plt", n), 1), 0 };
 			free(n);
 		}
 	}
@@ -623,7 +837,7 @@ static const struct fsym *symbol_at(struct symtab *st, uint64_t addr)
 
 int symtab_function_at(struct symtab *st, uint64_t addr, struct symbol *out)
 {
-	if (st->why)
+	if (use(st) != 0)
 		return -1;
 	const struct fsym *f = symbol_at(st, addr);
 	uint64_t lo, hi;
@@ -646,7 +860,7 @@ int symtab_function_at(struct symtab *st, uint64_t addr, struct symbol *out)
 
 int symtab_find_function(struct symtab *st, const char *name, struct symbol *out)
 {
-	if (st->why)
+	if (use(st) != 0)
 		return -1;
 	const char *plus = strstr(name, "+0x");
 	if (plus && (size_t)(plus - name) == strlen(path_base(st->path)) &&
@@ -683,18 +897,17 @@ static const char *die_name(Dwarf_Die *die)
  * directory the compiler ran in), once per distinct name. */
 static const char *absolute_source(struct symtab *st, Dwarf_Die *cu, const char *file)
 {
-	if (file[0] == '/')
-		return file;
 	Dwarf_Attribute attr;
-	const char *dir = cu ? dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr)) : NULL;
-	if (dir == NULL || dir[0] != '/')  /* e.g. glibc's "./stdlib": joining would not help */
-		return file;
+	const char *dir = file[0] == '/' || cu == NULL ? NULL : dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr));
+	if (dir && dir[0] != '/')          /* e.g. glibc's "./stdlib": joining would not help */
+		dir = NULL;
 	uint64_t key = (uint64_t)(uintptr_t)file ^ ((uint64_t)(uintptr_t)dir << 1) ^ 0x5bd1e995;
 	uint64_t *slot = u64map_get(&st->abs, key);
 	if (slot)
 		return st->strs[*slot];
-	*u64map_slot(&st->abs, key) = st->nstrs;
-	return own(st, xasprintf("%s/%s", dir, file));
+	size_t i = dir ? intern_index(st, xasprintf("%s/%s", dir, file), 1) : intern_index(st, file, 0);
+	*u64map_slot(&st->abs, key) = i;
+	return st->strs[i];
 }
 
 struct range_event {
@@ -741,7 +954,7 @@ static void walk_dies(struct walk *w, Dwarf_Die *die, int parent, int depth)
 			char *d = symtab_demangle(raw);
 			grow(&ci->e, &ci->cap, ci->n + 1, sizeof *ci->e);
 			me = (int)ci->n++;
-			ci->e[me] = (struct inline_entry){ parent, depth, d ? own(w->st, d) : raw,
+			ci->e[me] = (struct inline_entry){ parent, depth, d ? intern_str(w->st, d, 1) : intern_str(w->st, raw, 0),
 							   file ? absolute_source(w->st, w->cu, file) : "??", cline, NULL };
 			Dwarf_Addr base, lo, hi;
 			ptrdiff_t off = 0;
@@ -778,12 +991,12 @@ static struct cu_inlines *cu_index(struct symtab *st, Dwarf_Die *cu)
 	sort(w.ev, w.nev, sizeof *w.ev, cmp_events);
 	/* sweep: between consecutive event points, the deepest open entry */
 	int *open = NULL;
-	size_t nopen = 0, capopen = 0, capseg = 0;
+	size_t nact = 0, capact = 0, capseg = 0;
 	uint64_t last = 0;
 	for (size_t i = 0; i < w.nev; i++) {
-		if (nopen && w.ev[i].at > last) {
+		if (nact && w.ev[i].at > last) {
 			int best = open[0];
-			for (size_t k = 1; k < nopen; k++)
+			for (size_t k = 1; k < nact; k++)
 				if (ci->e[open[k]].depth >= ci->e[best].depth)
 					best = open[k];
 			grow(&ci->seg, &capseg, ci->nseg + 1, sizeof *ci->seg);
@@ -791,12 +1004,12 @@ static struct cu_inlines *cu_index(struct symtab *st, Dwarf_Die *cu)
 		}
 		last = w.ev[i].at;
 		if (w.ev[i].open) {
-			grow(&open, &capopen, nopen + 1, sizeof *open);
-			open[nopen++] = w.ev[i].entry;
+			grow(&open, &capact, nact + 1, sizeof *open);
+			open[nact++] = w.ev[i].entry;
 		} else {
-			for (size_t k = nopen; k-- > 0;)
+			for (size_t k = nact; k-- > 0;)
 				if (open[k] == w.ev[i].entry) {
-					open[k] = open[--nopen];
+					open[k] = open[--nact];
 					break;
 				}
 		}
@@ -812,8 +1025,8 @@ static const char *entry_chain(struct symtab *st, struct cu_inlines *ci, int e)
 	if (ci->e[e].chain)
 		return ci->e[e].chain;
 	const char *outer = ci->e[e].parent >= 0 ? entry_chain(st, ci, ci->e[e].parent) : "";
-	ci->e[e].chain = own(st, xasprintf("%s@%s:%llu%s%s", ci->e[e].name, ci->e[e].call_file,
-					   (unsigned long long)ci->e[e].call_line, *outer ? ";" : "", outer));
+	ci->e[e].chain = intern_str(st, xasprintf("%s@%s:%llu%s%s", ci->e[e].name, ci->e[e].call_file,
+						  (unsigned long long)ci->e[e].call_line, *outer ? ";" : "", outer), 1);
 	return ci->e[e].chain;
 }
 
@@ -851,7 +1064,7 @@ size_t symtab_inlines(struct symtab *st, uint64_t addr, struct inline_level *out
 {
 	struct cu_inlines *ci;
 	size_t n = 0;
-	if (st->why)
+	if (use(st) != 0)
 		return 0;
 	for (int e = inline_entry_at(st, addr, &ci); e >= 0; e = ci->e[e].parent, n++)
 		if (n < max)
@@ -862,7 +1075,7 @@ size_t symtab_inlines(struct symtab *st, uint64_t addr, struct inline_level *out
 
 int symtab_srcline(struct symtab *st, uint64_t addr, struct srcline *out)
 {
-	if (st->why)
+	if (use(st) != 0)
 		return -1;
 	Dwfl_Line *l = dwfl_module_getsrc(st->mod, addr + st->bias);
 	int line = 0;
@@ -878,7 +1091,7 @@ int symtab_srcline(struct symtab *st, uint64_t addr, struct srcline *out)
 size_t symtab_code(struct symtab *st, uint64_t addr, size_t len, const uint8_t **bytes)
 {
 	Elf_Scn *scn = NULL;
-	if (st->why)
+	if (use(st) != 0)
 		return 0;
 	while ((scn = elf_nextscn(st->elf, scn)) != NULL) {
 		GElf_Shdr sh;
@@ -897,20 +1110,19 @@ size_t symtab_code(struct symtab *st, uint64_t addr, size_t len, const uint8_t *
 
 int symtab_machine(const struct symtab *st)
 {
-	GElf_Ehdr eh;
-	return st->elf && gelf_getehdr(st->elf, &eh) ? eh.e_machine : 0;
+	return st->machine;
 }
 
 void symtab_free_all(void)
 {
 	for (size_t c = 0; c < ncache; c++) {
 		struct symtab *st = cache[c];
-		if (st->dwfl)
-			dwfl_end(st->dwfl);
+		session_end(st);
 		for (size_t i = 0; i < st->nstrs; i++)
 			free(st->strs[i]);
 		free(st->strs);
 		u64map_free(&st->names);
+		u64map_free(&st->interned);
 		u64map_free(&st->abs);
 		u64map_free(&st->cus);
 		for (size_t i = 0; i < st->ninl; i++) {
@@ -928,4 +1140,8 @@ void symtab_free_all(void)
 	free(cache);
 	cache = NULL;
 	ncache = capcache = 0;
+	free(cache_slots);
+	cache_slots = NULL;
+	ncache_slots = 0;
+	open_max = 0;
 }

@@ -34,7 +34,12 @@ struct srcline {
 
 /*
  * The symtab of the module at path with that build-id, opened on first use
- * and kept until symtab_free_all().  If the file cannot be read, or its
+ * and kept until symtab_free_all(); found by a hash, in constant time.
+ * Only so many modules keep their files open (a quarter of RLIMIT_NOFILE):
+ * the least recently used is closed and reopened when next used, and if
+ * its file is then another (device, inode, size, mtime or build-id
+ * differ), it names nothing more, with a warning.  Strings a symtab hands
+ * out stay valid until symtab_free_all() all the same.  If the file cannot be read, or its
  * build-id differs from a non-empty build_id (the file changed since the
  * profile was taken), the symtab names nothing: symtab_why() says why, and
  * one warning is printed for a real file.  Never returns NULL.  "[vdso]"
@@ -81,7 +86,9 @@ struct inline_level {
 size_t symtab_inlines(struct symtab *st, uint64_t addr, struct inline_level *out, size_t max);
 
 /* The code bytes at [addr, addr + len) from the file's sections: a pointer
- * valid until symtab_free_all(), and how many bytes it holds (0 if none). */
+ * into the open file, valid until symtab_free_all() or until the module is
+ * closed to open others (use it before asking other modules), and how
+ * many bytes it holds (0 if none). */
 size_t symtab_code(struct symtab *st, uint64_t addr, size_t len, const uint8_t **bytes);
 
 /* The ELF e_machine of the module (EM_X86_64, EM_AARCH64, ...), or 0. */
