@@ -65,6 +65,7 @@ FILE *pipeline_run(const struct pset *s, const struct view *v, struct pipe_buf b
 		goto fail;
 	stage_dump(s, b[0].w);
 	FILE *in = buf_reader(&b[0], e);
+	size_t cur = 0;                /* the buffer in reads */
 	stage_fn *stages[2] = { v->sym ? stage_sym : NULL, v->line ? stage_line : NULL };
 	for (size_t i = 0; i < 2 && in; i++) {
 		if (stages[i] == NULL)
@@ -72,6 +73,11 @@ FILE *pipeline_run(const struct pset *s, const struct view *v, struct pipe_buf b
 		/* the stage from in to a new buffer, which becomes in */
 		int rc = buf_writer(&b[i + 1], e) ? stages[i](in, "pipeline", b[i + 1].w, e) : -1;
 		fclose(in);
+		/* read through: its memory goes before the next stage's grows */
+		free(b[cur].buf);
+		b[cur].buf = NULL;
+		b[cur].len = 0;
+		cur = i + 1;
 		in = rc == 0 ? buf_reader(&b[i + 1], e) : NULL;
 	}
 	if (in)

@@ -40,7 +40,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "profile.h"
+#include "pct_format.h"
 #include "debuginfo.h"
 #include "infile.h"
 #include "symtab.h"
