@@ -8,7 +8,8 @@
  *
  * `pct report` is exactly dump | sym [| line] | sum run in one process
  * (pipeline.h), so the report and the shell pipeline print the same
- * thing.  Before its header, a stage's TSV may hold comment lines; `pct
+ * thing; but with -g stacks the report adds total columns and rows of
+ * total time only (sum_opts.totals), which no stage's TSV carries.  Before its header, a stage's TSV may hold comment lines; `pct
  * dump` writes the profile's description there and the other stages copy
  * it through, so that `pct sum` can print the summary:
  *
