@@ -309,6 +309,7 @@ void rt_method_describe(struct pct_header *h);
 /* sample.c */
 uint32_t rt_thread_slot(uint32_t tid, const char *name); /* async-signal-safe */
 uint32_t rt_thread_find(uint32_t tid);              /* async-signal-safe */
+void rt_thread_name_mine(uint32_t slot);            /* async-signal-safe */
 void rt_sample(uintptr_t pc, uint32_t thread, uint64_t n); /* async-signal-safe */
 void rt_sample_at(uintptr_t pc, uint32_t thread, uint64_t n); /* the same, without the CPU clock */
 void rt_sample_lost(uint64_t n);                    /* async-signal-safe */

@@ -138,6 +138,15 @@ static uint64_t cpu_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* async-signal-safe: the calling thread's name, as it is now, into its
+ * slot + 1 (0: none) */
+void rt_thread_name_mine(uint32_t slot)
+{
+	char buf[16] = { 0 };
+	if (slot != 0 && prctl(PR_GET_NAME, buf) == 0)
+		memcpy(rt_g.threads[slot - 1].name, buf, sizeof buf);
+}
+
 /*
  * async-signal-safe: the thread slot + 1 of tid, registering it (with its
  * name: name, or the caller's own PR_GET_NAME if name is NULL) if it is
@@ -315,13 +324,16 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		goto out;
 	if (self.tid == 0)
 		self.tid = rt_gettid();
-	if (self.slot == 0)
+	if (self.slot == 0) {
 		self.slot = rt_thread_slot(self.tid, NULL);
-	else if ((++self.signals & 255) == 0) {
-		/* pick up a name set after the thread's first sample */
-		char buf[16] = { 0 };
-		prctl(PR_GET_NAME, buf);
-		memcpy(rt_g.threads[self.slot - 1].name, buf, sizeof buf);
+	} else {
+		/* pick up a name set after the thread's first sample (which
+		 * the random first period can put before the thread's own
+		 * pthread_setname_np): at its 2nd, 4th, 8th... 256th signal,
+		 * then every 256th; and at its end (threads.c) */
+		uint32_t k = ++self.signals;
+		if ((k & (k - 1)) == 0 || (k & 255) == 0)
+			rt_thread_name_mine(self.slot);
 	}
 	if (si->si_code == SI_TIMER)
 		rt_arm_timer_mine();  /* the end of the first period (threads.c)? */

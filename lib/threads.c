@@ -820,6 +820,9 @@ static void thread_done(void *unused)
 	my_arm = 0;  /* from here the handler leaves the ring to this code */
 	if (i >= 0 && rt_load(&arms[i].used) == 2 && arms[i].tid == rt_gettid()) {
 		drain_outside(&arms[i], NULL);
+		/* the name it had at its end: it may have set it after its
+		 * first sample named its slot */
+		rt_thread_name_mine(rt_thread_find(arms[i].tid));
 		arm_release(i, 1);
 	}
 }
