@@ -143,7 +143,7 @@ static uint64_t cpu_now_ns(void)
 void rt_thread_name_mine(uint32_t slot)
 {
 	char buf[16] = { 0 };
-	if (slot != 0 && prctl(PR_GET_NAME, buf) == 0)
+	if (slot != 0 && syscall(SYS_prctl, PR_GET_NAME, buf, 0, 0, 0) == 0)
 		memcpy(rt_g.threads[slot - 1].name, buf, sizeof buf);
 }
 
@@ -171,7 +171,7 @@ uint32_t rt_thread_slot(uint32_t tid, const char *name)
 				if (name)
 					strncpy(buf, name, sizeof buf - 1);
 				else
-					prctl(PR_GET_NAME, buf);
+					syscall(SYS_prctl, PR_GET_NAME, buf, 0, 0, 0);
 				memcpy(t->name, buf, sizeof t->name);
 				uint32_t count = rt_add_relaxed(&l->threads_count, 1);
 				rt_store_relaxed(rt_shared(&rt_g.hdr->threads_count), count + 1);
@@ -324,17 +324,10 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		goto out;
 	if (self.tid == 0)
 		self.tid = rt_gettid();
-	if (self.slot == 0) {
+	if (self.slot == 0)
 		self.slot = rt_thread_slot(self.tid, NULL);
-	} else {
-		/* pick up a name set after the thread's first sample (which
-		 * the random first period can put before the thread's own
-		 * pthread_setname_np): at its 2nd, 4th, 8th... 256th signal,
-		 * then every 256th; and at its end (threads.c) */
-		uint32_t k = ++self.signals;
-		if ((k & (k - 1)) == 0 || (k & 255) == 0)
-			rt_thread_name_mine(self.slot);
-	}
+	else if ((++self.signals & 255) == 0)
+		rt_thread_name_mine(self.slot);  /* a name set after its first sample */
 	if (si->si_code == SI_TIMER)
 		rt_arm_timer_mine();  /* the end of the first period (threads.c)? */
 	if (rt_g.method.ring_pages && si->si_code == SI_TIMER) {
