@@ -96,7 +96,7 @@ static int read_side(struct side *sd, char *const *files, size_t n, const struct
 	memset(sd, 0, sizeof *sd);
 	sd->a.nkeys = nkeys;
 	struct stage_meta m;
-	stage_meta_parse(&t, &m);
+	stage_meta_parse(t.comments, t.ncomments, &m);
 	sd->files = m.files;
 	sd->dropped = m.dropped;
 	sd->cpu_ns = m.cpu_ns;

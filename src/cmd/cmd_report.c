@@ -1,8 +1,8 @@
 /*
  * cmd_report.c - `pct report`: the flat profile of one or more files.
  *
- * It is exactly the filter pipeline, run in one process through memory
- * streams:
+ * It is exactly the filter pipeline, run in one process (pipeline_sum,
+ * with no text between the stages):
  *
  *   --by=module     pct dump FILE... | pct sum --by=module
  *   --by=function   pct dump FILE... | pct sym | pct sum --by=module,function
@@ -218,16 +218,9 @@ int cmd_report(int argc, char **argv)
 		callstack_totals(&g, &totals);
 		o.totals = &totals;
 	}
-	struct pipe_buf b[3];
-	FILE *in = pipeline_run(&s, v, b, &e);
+	o.by = v->keys;
+	int rc = pipeline_sum(&s, v, stdout, &o, &e);
 	pset_free(&s);
-	int rc = -1;
-	if (in) {
-		o.by = v->keys;
-		rc = stage_sum(in, "pipeline", stdout, &o, &e);
-		fclose(in);
-		pipeline_free(b);
-	}
 	if (rc == 0 && o.totals && (!o.tsv || g.unrooted))
 		callstack_print_unrooted(&g, o.tsv ? "pct: report: " : "# ", o.tsv ? stderr : stdout);
 	callstack_graph_free(&g);

@@ -131,7 +131,7 @@ static void rehash(struct agg *a, size_t nslots)
 	}
 }
 
-void agg_add(struct agg *a, char *const *key, uint64_t samples)
+size_t agg_add(struct agg *a, char *const *key, uint64_t samples)
 {
 	if (2 * (a->nrows + 1) > a->nslots)
 		rehash(a, a->nslots ? 2 * a->nslots : 64);
@@ -154,6 +154,13 @@ void agg_add(struct agg *a, char *const *key, uint64_t samples)
 		a->slots[i] = (uint32_t)++a->nrows;
 	}
 	a->rows[a->slots[i] - 1].samples += samples;
+	a->total += samples;
+	return a->slots[i] - 1;
+}
+
+void agg_add_to(struct agg *a, size_t row, uint64_t samples)
+{
+	a->rows[row].samples += samples;
 	a->total += samples;
 }
 

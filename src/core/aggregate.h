@@ -29,8 +29,11 @@ struct agg {
 	struct agg_store *store;       /* where the keys live (aggregate.c) */
 };
 
-/* Add samples to the row whose key is key[0..nkeys), creating it. */
-void agg_add(struct agg *a, char *const *key, uint64_t samples);
+/* Add samples to the row whose key is key[0..nkeys), creating it;
+ * returns its number (valid until agg_sort). */
+size_t agg_add(struct agg *a, char *const *key, uint64_t samples);
+/* Add samples to row number row (agg_add's), as agg_add of its key. */
+void agg_add_to(struct agg *a, size_t row, uint64_t samples);
 /* The number of the row whose key is key[0..nkeys), or -1. */
 long agg_find(const struct agg *a, char *const *key);
 /* Sort rows: samples descending, then keys ascending. */

@@ -124,6 +124,8 @@ void esc_fputs(const char *s, FILE *out)
 
 char *esc_dup(const char *s)
 {
+	if (esc_len(s) == strlen(s))   /* nothing to escape: the common case */
+		return xstrdup(s);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);

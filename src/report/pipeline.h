@@ -1,8 +1,9 @@
 /*
- * pipeline.h - the report pipeline: `pct report` and `pct diff` read
- * profiles as dump | sym [| line] in one process, through memory streams,
- * and sum (stages.h) what it gives, so the report and the shell pipeline
- * of the stages print the same thing.
+ * pipeline.h - the report pipeline: `pct diff` reads profiles as dump |
+ * sym [| line] in one process, through memory streams, and `pct report`
+ * as the same stages ending in sum (stages.h) without text between them
+ * (pipeline_sum), so the report and the shell pipeline of the stages
+ * print the same thing (e2e 14 and the fuzz target compare them).
  */
 #ifndef PCT_PIPELINE_H
 #define PCT_PIPELINE_H
@@ -36,5 +37,22 @@ struct pipe_buf {
 FILE *pipeline_run(const struct pset *s, const struct view *v, struct pipe_buf b[3], struct error *e);
 /* Free the buffers of a pipeline_run. */
 void pipeline_free(struct pipe_buf b[3]);
+
+struct sum_opts;
+/*
+ * dump | sym [| line] | sum over the profiles of s, as view v runs the
+ * stages and o sums (o->by the keys; stages.h), printed to out: the bytes
+ * sum prints after pipeline_run, computed without text between the
+ * stages.  Each row's key columns are made from the samples as the
+ * stages would print them (escaped, the same formats), and the samples go
+ * module by module in dump's order of modules, so that each module's ELF
+ * file is opened once, in the order sym opens them (its warnings come in
+ * the same order).  A
+ * "samples" key (dump's rows merged across files) takes the text route.
+ * Memory: 8 bytes per sample beyond the profiles, and the rows of the
+ * sum.  Returns 0, or -1 with *e set as stage_sum sets it ("pipeline" as
+ * the input's name).
+ */
+int pipeline_sum(const struct pset *s, const struct view *v, FILE *out, const struct sum_opts *o, struct error *e);
 
 #endif

@@ -21,9 +21,14 @@ struct drow {
 	const struct pset *s;
 };
 
+const char *stage_module_path(const struct pset *s, uint32_t module)
+{
+	return module == PSET_NO_MODULE ? "[unknown]" : s->mods[module].path;
+}
+
 static const char *mod_path(const struct drow *r)
 {
-	return r->module == PSET_NO_MODULE ? "[unknown]" : r->s->mods[r->module].path;
+	return stage_module_path(r->s, r->module);
 }
 
 static int cmp_drow(const void *pa, const void *pb)
@@ -46,7 +51,7 @@ static int cmp_drow(const void *pa, const void *pb)
 }
 
 /* The '#pct' lines: what `pct sum` needs for its summary (stages.h). */
-static void write_meta(const struct pset *s, FILE *out)
+void stage_dump_meta(const struct pset *s, FILE *out)
 {
 	fprintf(out, "#pct files=%llu dropped=%llu cpu_ns=%llu dimension=", (unsigned long long)s->runs,
 		(unsigned long long)s->dropped, (unsigned long long)s->cpu_ns);
@@ -72,13 +77,13 @@ static void write_meta(const struct pset *s, FILE *out)
 	}
 }
 
-void stage_meta_parse(const struct tsv *t, struct stage_meta *m)
+void stage_meta_parse(char *const *comments, size_t ncomments, struct stage_meta *m)
 {
 	memset(m, 0, sizeof *m);
 	strcpy(m->dimension, "seconds");
 	int lines = 0, cpu_lines = 0;
-	for (size_t i = 0; i < t->ncomments; i++) {
-		const char *c = t->comments[i];
+	for (size_t i = 0; i < ncomments; i++) {
+		const char *c = comments[i];
 		if (strncmp(c, "#pct ", 5) != 0)
 			continue;
 		unsigned long long files = 0, dropped = 0, cpu = 0;
@@ -150,7 +155,7 @@ void stage_dump(const struct pset *s, FILE *out)
 	}
 
 	char hex[2 * PCT_BUILD_ID_MAX + 1];
-	write_meta(s, out);
+	stage_dump_meta(s, out);
 	fprintf(out, "module\tbuild_id\toffset\tpid\tcommand\ttid\tthread\tsamples\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct drow *r = &rows[i];

@@ -10,6 +10,13 @@
 #include "tsv.h"
 #include "util.h"
 
+int stage_line_cols(struct symtab *st, int has_address, uint64_t address, uint64_t off, struct srcline *sl)
+{
+	if (st == NULL || (!has_address && symtab_addr(st, off, &address) != 0))
+		return -1;
+	return symtab_srcline(st, address, sl);
+}
+
 int stage_line(FILE *in, const char *name, FILE *out, struct error *e)
 {
 	static const char *const need[] = { "module", "build_id", "offset", NULL };
@@ -24,23 +31,18 @@ int stage_line(FILE *in, const char *name, FILE *out, struct error *e)
 		snprintf(where, sizeof where, "%s:%lu", name, t.lineno);
 		struct symtab *st;
 		struct srcline sl;
-		uint64_t addr = 0, off;
-		int ok = 0;
+		uint64_t addr = 0, off = 0;
+		int have = 0;
 		if (stage_row_symtab(t.fields[cm], t.fields[cb], where, &st, e) != 0)
 			goto fail;
 		if (st) {
-			if (ca >= 0 && t.fields[ca][0]) {
-				if (stage_hex_field(t.fields[ca], "address", where, &addr, e) != 0)
-					goto fail;
-				ok = 1;
-			} else {
-				if (stage_hex_field(t.fields[co], "offset", where, &off, e) != 0)
-					goto fail;
-				ok = symtab_addr(st, off, &addr) == 0;
-			}
+			have = ca >= 0 && t.fields[ca][0];
+			if (have ? stage_hex_field(t.fields[ca], "address", where, &addr, e) != 0
+				 : stage_hex_field(t.fields[co], "offset", where, &off, e) != 0)
+				goto fail;
 		}
 		stage_put_fields(&t, out);
-		if (ok && symtab_srcline(st, addr, &sl) == 0) {
+		if (stage_line_cols(st, have, addr, off, &sl) == 0) {
 			put_tsv_field(sl.file, out);
 			fprintf(out, "\t%d\t", sl.line);
 			put_tsv_field(sl.inlined, out);

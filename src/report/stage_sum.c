@@ -302,23 +302,54 @@ static void print_tsv(FILE *out, const struct agg *a, char **keys, size_t rows, 
 	}
 }
 
+int sum_keys_parse(const struct sum_opts *o, struct sum_keys *k, struct error *e)
+{
+	char *save = NULL;
+	k->by = o->split ? xasprintf("%s,%s", o->split, o->by) : xstrdup(o->by);
+	k->nkeys = 0;
+	for (char *key = strtok_r(k->by, ",", &save); key; key = strtok_r(NULL, ",", &save)) {
+		if (k->nkeys == 16) {
+			free(k->by);
+			k->by = NULL;
+			return error_set(e, 2, "sum: at most 16 keys");
+		}
+		k->keys[k->nkeys++] = key;
+	}
+	if (k->nkeys == 0) {
+		free(k->by);
+		k->by = NULL;
+		return error_set(e, 2, "sum: --by needs at least one column");
+	}
+	return 0;
+}
+
+void sum_print(FILE *out, struct agg *a, char **keys, const struct stage_meta *m, const struct sum_opts *o)
+{
+	/* -g: functions with a total but no samples of their own get a row */
+	if (o->totals && a->nkeys == 2 && strcmp(keys[0], "module") == 0 && strcmp(keys[1], "function") == 0)
+		for (size_t i = 0; i < o->totals->nrows; i++)
+			if (agg_find(a, o->totals->rows[i].key) < 0)
+				agg_add(a, o->totals->rows[i].key, 0);
+	agg_sort(a);
+	size_t rows = shown_rows(a, o);
+	if (o->tsv) {
+		print_tsv(out, a, keys, rows, o);
+		return;
+	}
+	print_summary(out, m, a->total);
+	print_text(out, a, keys, rows, o);
+	if (o->totals)
+		fprintf(out, "# total: samples whose call stack holds the function (self + callees), "
+			"of %llu samples with stacks\n", (unsigned long long)o->totals_of);
+}
+
 int stage_sum(FILE *in, const char *name, FILE *out, const struct sum_opts *o, struct error *e)
 {
-	char *keys[16], *by = o->split ? xasprintf("%s,%s", o->split, o->by) : xstrdup(o->by), *save = NULL;
-	size_t nkeys = 0;
+	struct sum_keys k;
 	struct tsv t = { 0 };
 	struct agg a = { 0 };
-	for (char *k = strtok_r(by, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
-		if (nkeys == 16) {
-			error_set(e, 2, "sum: at most 16 keys");
-			goto fail;
-		}
-		keys[nkeys++] = k;
-	}
-	if (nkeys == 0) {
-		error_set(e, 2, "sum: --by needs at least one column");
-		goto fail;
-	}
+	if (sum_keys_parse(o, &k, e) != 0)
+		return -1;
 	char err[512];
 	if (tsv_open(&t, in, name, err, sizeof err) != 0) {
 		error_set(e, 1, "%s", err);
@@ -329,13 +360,13 @@ int stage_sum(FILE *in, const char *name, FILE *out, const struct sum_opts *o, s
 		error_set(e, 1, "%s: no 'samples' column", name);
 		goto fail;
 	}
-	for (size_t k = 0; k < nkeys; k++)
-		if ((col[k] = tsv_column(&t, keys[k])) < 0) {
-			error_set(e, 2, "%s: no '%s' column to group by", name, keys[k]);
+	for (size_t i = 0; i < k.nkeys; i++)
+		if ((col[i] = tsv_column(&t, k.keys[i])) < 0) {
+			error_set(e, 2, "%s: no '%s' column to group by", name, k.keys[i]);
 			goto fail;
 		}
 
-	a.nkeys = nkeys;
+	a.nkeys = k.nkeys;
 	char *vals[16];
 	int rc;
 	while ((rc = tsv_next(&t, err, sizeof err)) > 0) {
@@ -345,41 +376,26 @@ int stage_sum(FILE *in, const char *name, FILE *out, const struct sum_opts *o, s
 			error_set(e, 1, "%s:%lu: bad samples '%s'", name, t.lineno, t.fields[cs]);
 			goto fail;
 		}
-		for (size_t k = 0; k < nkeys; k++)
-			vals[k] = t.fields[col[k]];
+		for (size_t i = 0; i < k.nkeys; i++)
+			vals[i] = t.fields[col[i]];
 		agg_add(&a, vals, n);
 	}
 	if (rc < 0) {
 		error_set(e, 1, "%s", err);
 		goto fail;
 	}
-	/* -g: functions with a total but no samples of their own get a row */
-	if (o->totals && nkeys == 2 && strcmp(keys[0], "module") == 0 && strcmp(keys[1], "function") == 0)
-		for (size_t i = 0; i < o->totals->nrows; i++)
-			if (agg_find(&a, o->totals->rows[i].key) < 0)
-				agg_add(&a, o->totals->rows[i].key, 0);
-	agg_sort(&a);
-	size_t rows = shown_rows(&a, o);
-	if (o->tsv) {
-		print_tsv(out, &a, keys, rows, o);
-	} else {
-		struct stage_meta m;
-		stage_meta_parse(&t, &m);
-		print_summary(out, &m, a.total);
-		print_text(out, &a, keys, rows, o);
-		if (o->totals)
-			fprintf(out, "# total: samples whose call stack holds the function (self + callees), "
-				"of %llu samples with stacks\n", (unsigned long long)o->totals_of);
-		free(m.file);
-	}
+	struct stage_meta m;
+	stage_meta_parse(t.comments, t.ncomments, &m);
+	sum_print(out, &a, k.keys, &m, o);
+	free(m.file);
 	agg_free(&a);
 	tsv_close(&t);
-	free(by);
+	free(k.by);
 	return 0;
 fail:
 	agg_free(&a);
 	tsv_close(&t);
-	free(by);
+	free(k.by);
 	return -1;
 }
 

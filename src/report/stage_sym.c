@@ -10,6 +10,17 @@
 #include "tsv.h"
 #include "util.h"
 
+void stage_sym_cols(struct symtab *st, uint64_t off, struct sym_cols *c)
+{
+	struct symbol sym;
+	c->function = NULL;
+	c->has_address = st && symtab_addr(st, off, &c->address) == 0;
+	if (c->has_address && symtab_function_at(st, c->address, &sym) == 0) {
+		c->function = sym.name;
+		c->function_offset = c->address - sym.start;
+	}
+}
+
 int stage_sym(FILE *in, const char *name, FILE *out, struct error *e)
 {
 	static const char *const need[] = { "module", "build_id", "offset", NULL };
@@ -21,26 +32,26 @@ int stage_sym(FILE *in, const char *name, FILE *out, struct error *e)
 	int rc;
 	while ((rc = tsv_next(&t, err, sizeof err)) > 0) {
 		snprintf(where, sizeof where, "%s:%lu", name, t.lineno);
-		uint64_t off, addr;
+		uint64_t off;
 		struct symtab *st;
-		struct symbol sym;
+		struct sym_cols c;
 		if (stage_hex_field(t.fields[co], "offset", where, &off, e) != 0 ||
 		    stage_row_symtab(t.fields[cm], t.fields[cb], where, &st, e) != 0) {
 			tsv_close(&t);
 			return -1;
 		}
 		stage_put_fields(&t, out);
-		if (st && symtab_addr(st, off, &addr) == 0) {
-			if (symtab_function_at(st, addr, &sym) == 0) {
-				put_tsv_field(sym.name, out);
-				fprintf(out, "\t0x%llx", (unsigned long long)(addr - sym.start));
-			} else {
-				fprintf(out, "[unknown]\t");
-			}
-			fprintf(out, "\t0x%llx\n", (unsigned long long)addr);
+		stage_sym_cols(st, off, &c);
+		if (c.function) {
+			put_tsv_field(c.function, out);
+			fprintf(out, "\t0x%llx", (unsigned long long)c.function_offset);
 		} else {
-			fprintf(out, "[unknown]\t\t\n");
+			fprintf(out, "[unknown]\t");
 		}
+		if (c.has_address)
+			fprintf(out, "\t0x%llx\n", (unsigned long long)c.address);
+		else
+			fprintf(out, "\t\n");
 	}
 	tsv_close(&t);
 	return rc < 0 ? error_set(e, 1, "%s", err) : 0;

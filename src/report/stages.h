@@ -9,7 +9,9 @@
  * `pct report` is exactly dump | sym [| line] | sum run in one process
  * (pipeline.h), so the report and the shell pipeline print the same
  * thing; but with -g stacks the report adds total columns and rows of
- * total time only (sum_opts.totals), which no stage's TSV carries.  Before its header, a stage's TSV may hold comment lines; `pct
+ * total time only (sum_opts.totals), which no stage's TSV carries.
+ *
+ * Before its header, a stage's TSV may hold comment lines; `pct
  * dump` writes the profile's description there and the other stages copy
  * it through, so that `pct sum` can print the summary:
  *
@@ -47,6 +49,11 @@ typedef int stage_fn(FILE *in, const char *name, FILE *out, struct error *e);
 
 /* dump: the samples of the profiles of s (stage_dump.c); cannot fail. */
 void stage_dump(const struct pset *s, FILE *out);
+/* The '#pct' comment lines dump writes first, describing s. */
+void stage_dump_meta(const struct pset *s, FILE *out);
+/* The module column of global module m of s: its path, or "[unknown]"
+ * for PSET_NO_MODULE (not escaped). */
+const char *stage_module_path(const struct pset *s, uint32_t m);
 
 /* What the '#pct' comment lines of a stage's input say (summed over the
  * lines of several dumps), as stage_meta_parse reads them; without such
@@ -65,13 +72,30 @@ struct stage_meta {
 	const char *cmdline;
 	int have;
 };
-/* Read the '#pct' comment lines of t (written by stage_dump) into *m;
- * free(m->file) after.  Lines it cannot read are left out. */
-void stage_meta_parse(const struct tsv *t, struct stage_meta *m);
+/* Read the '#pct' comment lines among comments[0..n) (a TSV's, written
+ * by stage_dump) into *m; free(m->file) after.  Lines it cannot read are
+ * left out. */
+void stage_meta_parse(char *const *comments, size_t n, struct stage_meta *m);
 /* sym: + function, function_offset, address (stage_sym.c). */
 stage_fn stage_sym;
+/* What sym appends for offset off (bytes into the module's file) of the
+ * module whose symtab is st (NULL: none): the link-time address, if a
+ * segment maps off, and the function holding it with the offset into it
+ * (function NULL: "[unknown]"; the name is the symtab's, unescaped). */
+struct sym_cols {
+	int has_address;
+	uint64_t address;
+	const char *function;
+	uint64_t function_offset;
+};
+void stage_sym_cols(struct symtab *st, uint64_t off, struct sym_cols *c);
 /* line: + file, line, inline (stage_line.c). */
 stage_fn stage_line;
+/* What line appends for a row of the module whose symtab is st (NULL:
+ * none): the source line of address (has_address: sym's column), or of
+ * offset off's address; 0 with *sl filled, or -1 for "[unknown]", line 0. */
+struct srcline;
+int stage_line_cols(struct symtab *st, int has_address, uint64_t address, uint64_t off, struct srcline *sl);
 
 struct sum_opts {
 	const char *by;                /* comma-separated key columns */
@@ -99,6 +123,19 @@ struct sum_opts {
  * a key the input has no column for; 1 for an input without a samples
  * column or with a bad row. */
 int stage_sum(FILE *in, const char *name, FILE *out, const struct sum_opts *o, struct error *e);
+/* The key columns of o (o->split's, then o->by's) split at commas into
+ * k->keys, pointing into k->by (free it).  -1 with *e set (status 2) for
+ * none or more than 16. */
+struct sum_keys {
+	char *keys[16];
+	size_t nkeys;
+	char *by;
+};
+int sum_keys_parse(const struct sum_opts *o, struct sum_keys *k, struct error *e);
+/* The end of sum, once the rows are in a (grouped by keys): add -g's
+ * total-only rows, sort, and print as o asks, the text with the summary
+ * of m. */
+void sum_print(FILE *out, struct agg *a, char **keys, const struct stage_meta *m, const struct sum_opts *o);
 /* Parse the options `pct report` and `pct sum` share into *o and *by
  * (left as it is without --by).  Returns the index of the first operand,
  * or -1 with *e set: status 2 and a message for a bad option value; or

@@ -63,6 +63,7 @@ struct fsym {
 	uint64_t start, size;          /* link-time */
 	const char *name;              /* in the ELF string table */
 	int global;
+	const char *shown;             /* its intern_name, once asked for */
 };
 
 struct symtab {
@@ -91,6 +92,9 @@ struct symtab {
 	uint64_t *fde_starts;          /* link-time starts of .eh_frame's functions, sorted */
 	size_t nfde;
 	int fde_ready;
+	struct u64map fde_done;        /* function number + 1 (in fde_starts) -> its span + 1 */
+	struct fde_span { uint64_t from, hi; } *spans;  /* [from, hi): addresses whose range is known */
+	size_t nspans, capspans;
 	struct u64map names;           /* function start -> index in strs */
 	struct u64map abs;             /* (file, comp_dir) pointers -> index in strs */
 	char **strs;                   /* strings we own */
@@ -558,17 +562,7 @@ static int fde_range(struct symtab *st, uint64_t addr, uint64_t *lo, uint64_t *h
 {
 	Dwarf_Addr bias, l, h;
 	Dwarf_Frame *frame = NULL;
-	Dwarf_CFI *cfi = dwfl_module_eh_cfi(st->mod, &bias);
-	Dwarf_Addr shift = st->bias - bias;   /* link-time -> CFI addresses */
 
-	if (cfi == NULL || dwarf_cfi_addrframe(cfi, addr + shift, &frame) != 0)
-		return -1;
-	int rc = dwarf_frame_info(frame, &l, &h, NULL) < 0 ? -1 : 0;
-	free(frame);
-	if (rc != 0)
-		return -1;
-	*lo = l - shift;
-	*hi = h - shift;
 	if (!st->fde_ready)
 		load_fde_starts(st);
 	size_t a = 0, b = st->nfde;    /* the last start <= addr */
@@ -579,11 +573,31 @@ static int fde_range(struct symtab *st, uint64_t addr, uint64_t *lo, uint64_t *h
 		else
 			b = m;
 	}
+	/* an address of a function met before, among the rows walked then:
+	 * the same answer, without asking libdw again */
+	uint64_t *known = a ? u64map_get(&st->fde_done, a) : NULL;
+	if (known && addr >= st->spans[*known - 1].from && addr < st->spans[*known - 1].hi) {
+		*lo = st->fde_starts[a - 1];
+		*hi = st->spans[*known - 1].hi;
+		return 0;
+	}
+	Dwarf_CFI *cfi = dwfl_module_eh_cfi(st->mod, &bias);
+	Dwarf_Addr shift = st->bias - bias;   /* link-time -> CFI addresses */
+	if (cfi == NULL || dwarf_cfi_addrframe(cfi, addr + shift, &frame) != 0)
+		return -1;
+	int rc = dwarf_frame_info(frame, &l, &h, NULL) < 0 ? -1 : 0;
+	free(frame);
+	if (rc != 0)
+		return -1;
+	*lo = l - shift;
+	*hi = h - shift;
 	if (a == 0 || st->fde_starts[a - 1] > *lo)
 		return 0;
+	uint64_t from = *lo;
 	*lo = st->fde_starts[a - 1];
 	uint64_t next = a < st->nfde ? st->fde_starts[a] : UINT64_MAX;
-	for (int rows = 0; *hi < next && rows < 4096; rows++) {
+	int rows = 0;
+	for (; *hi < next && rows < 4096; rows++) {
 		if (dwarf_cfi_addrframe(cfi, *hi + shift, &frame) != 0)
 			break;
 		int ok = dwarf_frame_info(frame, &l, &h, NULL) >= 0 && l - shift == *hi;
@@ -594,6 +608,19 @@ static int fde_range(struct symtab *st, uint64_t addr, uint64_t *lo, uint64_t *h
 	}
 	if (*hi > next)
 		*hi = next;
+	/* Any address from this row to hi is in one of the rows walked, and
+	 * its walk would stop where this one did (unless cut at 4096 rows):
+	 * remember the span (the widest seen) */
+	if (rows < 4096) {
+		uint64_t *slot = u64map_slot(&st->fde_done, a);
+		if (*slot == 0) {
+			grow(&st->spans, &st->capspans, st->nspans + 1, sizeof *st->spans);
+			*slot = ++st->nspans;
+			st->spans[*slot - 1] = (struct fde_span){ from, *hi };
+		} else if (from < st->spans[*slot - 1].from) {
+			st->spans[*slot - 1] = (struct fde_span){ from, *hi };
+		}
+	}
 	return 0;
 }
 
@@ -757,7 +784,7 @@ static void load_plt_symbols(struct symtab *st, size_t *cap)
 					continue;
 				grow(&st->syms, cap, st->nsyms + 1, sizeof *st->syms);
 				st->syms[st->nsyms++] = (struct fsym){ sh.sh_addr + 32 + i * 16, 16,
-								       intern_str(st, xasprintf("%s@plt", n), 1), 0 };
+								       intern_str(st, xasprintf("%s@plt", n), 1), 0, NULL };
 				free(n);
 			}
 			continue;
@@ -780,7 +807,7 @@ static void load_plt_symbols(struct symtab *st, size_t *cap)
 			if (n == NULL)
 				continue;
 			grow(&st->syms, cap, st->nsyms + 1, sizeof *st->syms);
-			st->syms[st->nsyms++] = (struct fsym){ sh.sh_addr + at, ent, intern_str(st, xasprintf("%s@plt", n), 1), 0 };
+			st->syms[st->nsyms++] = (struct fsym){ sh.sh_addr + at, ent, intern_str(st, xasprintf("%s@plt", n), 1), 0, NULL };
 			free(n);
 		}
 	}
@@ -804,7 +831,7 @@ static void load_symbols(struct symtab *st)
 			continue;
 		grow(&st->syms, &cap, st->nsyms + 1, sizeof *st->syms);
 		st->syms[st->nsyms++] = (struct fsym){ a - st->bias, sym.st_size, name,
-						       GELF_ST_BIND(sym.st_info) != STB_LOCAL };
+						       GELF_ST_BIND(sym.st_info) != STB_LOCAL, NULL };
 	}
 	load_plt_symbols(st, &cap);
 	sort(st->syms, st->nsyms, sizeof *st->syms, cmp_fsym);
@@ -840,14 +867,19 @@ int symtab_function_at(struct symtab *st, uint64_t addr, struct symbol *out)
 	if (use(st) != 0)
 		return -1;
 	const struct fsym *f = symbol_at(st, addr);
-	uint64_t lo, hi;
-	int have_fde = fde_range(st, addr, &lo, &hi) == 0;
+	uint64_t lo = 0, hi = 0;
+	/* A symbol with a size is the answer: the unwind table (slow to ask,
+	 * libdw parses an entry per call) only serves symbols without one,
+	 * and addresses no symbol covers. */
+	int have_fde = !(f && f->size) && fde_range(st, addr, &lo, &hi) == 0;
 	/* A symbol without a size claims everything up to the next symbol;
 	 * if an unwind entry starts after it, addr is in another function. */
 	if (f && !(f->size == 0 && have_fde && lo > f->start)) {
 		out->start = f->start;
 		out->end = f->size ? f->start + f->size : have_fde && lo == f->start ? hi : 0;
-		out->name = intern_name(st, f->start, f->name);
+		if (f->shown == NULL)
+			((struct fsym *)f)->shown = intern_name(st, f->start, f->name);
+		out->name = f->shown;
 		return 0;
 	}
 	if (!have_fde)
@@ -1122,6 +1154,8 @@ void symtab_free_all(void)
 			free(st->strs[i]);
 		free(st->strs);
 		u64map_free(&st->names);
+		u64map_free(&st->fde_done);
+		free(st->spans);
 		u64map_free(&st->interned);
 		u64map_free(&st->abs);
 		u64map_free(&st->cus);

@@ -2,9 +2,9 @@
  * fuzz_profile.c - libFuzzer target for the profile reader and the report
  * path: any bytes are parsed as a pct profile (profile_parse, the code
  * every command reads files with); a profile that passes goes through
- * the report pipeline (pipeline_run, then stage_sum), the calls `pct
- * report --by=line` makes, and then every export format (pct export) to
- * /dev/null.
+ * the report pipeline of four views, both as text (pipeline_run, then
+ * stage_sum) and as `pct report` runs it (pipeline_sum), which must print
+ * the same bytes, and then every export format (pct export) to /dev/null.
  * A crash, a sanitizer report, an exit or a hang is a finding.
  *
  * Built with clang -fsanitize=fuzzer,address,undefined by `make fuzz`;
@@ -42,20 +42,45 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(copy);
 	memset(&s, 0, sizeof s);
 	if (pset_add(&s, &p, err, sizeof err) == 0) {
-		/* the pipeline of `pct report --by=line`, as cmd_report.c runs it */
-		struct pipe_buf b[3];
-		struct error e = { 0 };
+		/* each view of `pct report` (pipeline_sum, as cmd_report.c
+		 * runs it) must print the bytes of the text pipeline, dump |
+		 * sym | line | sum; dump's TSV is well formed whatever the
+		 * profile, so an error from a later stage is a finding too */
+		static const struct {
+			const char *view, *split;
+			int tsv;
+		} cases[] = {
+			{ "line", NULL, 0 }, { "function", NULL, 0 }, { "function", "pid,tid,thread", 1 },
+			{ "address", NULL, 0 }, { "thread", NULL, 1 }, { "module", "pid,command", 0 },
+		};
 		FILE *sink = fopen("/dev/null", "w");
-		FILE *in = pipeline_run(&s, view_find("line"), b, &e);
-		struct sum_opts o = { .by = view_find("line")->keys, .tsv = 0, .limit = SIZE_MAX };
-		/* dump's TSV is well formed whatever the profile: an error from
-		 * a later stage is a finding */
-		if (in == NULL || stage_sum(in, "pipeline", sink, &o, &e) != 0) {
-			fprintf(stderr, "fuzz: the pipeline failed: %s\n", e.msg ? e.msg : "?");
-			abort();
+		for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+			const struct view *v = view_find(cases[i].view);
+			struct pipe_buf b[3];
+			struct error e = { 0 };
+			struct sum_opts o = { .by = v->keys, .tsv = cases[i].tsv, .limit = SIZE_MAX,
+					      .split = cases[i].split };
+			char *text = NULL, *direct = NULL;
+			size_t ntext = 0, ndirect = 0;
+			FILE *wt = open_memstream(&text, &ntext), *wd = open_memstream(&direct, &ndirect);
+			FILE *in = pipeline_run(&s, v, b, &e);
+			if (wt == NULL || wd == NULL || in == NULL || stage_sum(in, "pipeline", wt, &o, &e) != 0 ||
+			    pipeline_sum(&s, v, wd, &o, &e) != 0) {
+				fprintf(stderr, "fuzz: the pipeline failed: %s\n", e.msg ? e.msg : "?");
+				abort();
+			}
+			fclose(in);
+			pipeline_free(b);
+			fclose(wt);
+			fclose(wd);
+			if (ntext != ndirect || memcmp(text, direct, ntext) != 0) {
+				fprintf(stderr, "fuzz: --by=%s: pipeline_sum differs from the text pipeline\n%s\n---\n%s\n",
+					cases[i].view, text, direct);
+				abort();
+			}
+			free(text);
+			free(direct);
 		}
-		fclose(in);
-		pipeline_free(b);
 		/* -g stacks: unwinding fuzzed registers and stack bytes */
 		if (callstack_present(&s)) {
 			struct agg folded = { 0 }, totals = { 0 }, callers = { 0 };
