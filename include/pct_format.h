@@ -19,7 +19,10 @@
  *   strings_offset    char[strings_size]         string pool (paths, argv)
  *   threads_offset    struct pct_thread[threads_max]  open-addressing table by tid
  *   table_offset      struct pct_entry[table_slots]   open-addressing table
+ *   stacks_offset     struct pct_stack records   (stacks_size bytes; -g only)
  *   file_size
+ *
+ * pct_layout() below places the regions.
  *
  * The runtime creates the file under a temporary name, writes a complete
  * header, and only then links it to its final name, so a file that exists
@@ -348,5 +351,65 @@ struct pct_entry {
 	uint64_t ctx;                  /* PCT_CTX_* fields */
 	uint64_t count;                /* samples at (key, ctx) */
 };
+
+/*
+ * Where each region of a file goes: the one computation of the layout, for
+ * the runtime's writer (lib/output.c, at start and when it shrinks a file
+ * to fit the program's limits) and `pct merge` (src/format/profile_write.c).
+ * The regions follow one another in the order of the layout above:
+ *
+ *   modules_offset  PCT_PAGE, the first page after the header
+ *   strings_offset  right after modules_max module records
+ *   threads_offset  after the strings_size bytes of the pool, rounded up to 8
+ *   table_offset    after threads_max thread slots, rounded up to PCT_PAGE
+ *   stacks_offset   after table_slots entries, rounded up to PCT_PAGE; 0 (no
+ *                   region) if stacks_size is 0
+ *   file_size       the end of the last region: of the stacks if there are
+ *                   any, else of the table
+ *
+ * Inputs are counts of records or slots (modules_max, threads_max,
+ * table_slots) and bytes (strings_size, stacks_size); every output is in
+ * bytes from the start of the file.  Returns 0, or -1 (and *l all zeros) if
+ * the file would pass 2^64 bytes.  async-signal-safe.
+ */
+#define PCT_PAGE 4096                  /* bytes; the alignment of the table and the stacks */
+
+struct pct_layout {
+	uint64_t modules_offset, strings_offset, threads_offset, table_offset, stacks_offset, file_size;
+};
+
+/* x rounded up to a multiple of align (a power of two) in *out; -1 on overflow. */
+static inline int pct_align_up(uint64_t x, uint64_t align, uint64_t *out)
+{
+	if (__builtin_add_overflow(x, align - 1, out))
+		return -1;
+	*out &= ~(align - 1);
+	return 0;
+}
+
+static inline int pct_layout(struct pct_layout *l, uint64_t modules_max, uint64_t strings_size,
+			     uint64_t threads_max, uint64_t table_slots, uint64_t stacks_size)
+{
+	struct pct_layout r = { .modules_offset = PCT_PAGE };
+	uint64_t n;
+	if (__builtin_mul_overflow(modules_max, sizeof(struct pct_module), &n) ||
+	    __builtin_add_overflow(r.modules_offset, n, &r.strings_offset) ||
+	    __builtin_add_overflow(r.strings_offset, strings_size, &n) || pct_align_up(n, 8, &r.threads_offset) ||
+	    __builtin_mul_overflow(threads_max, sizeof(struct pct_thread), &n) ||
+	    __builtin_add_overflow(r.threads_offset, n, &n) || pct_align_up(n, PCT_PAGE, &r.table_offset) ||
+	    __builtin_mul_overflow(table_slots, sizeof(struct pct_entry), &n) ||
+	    __builtin_add_overflow(r.table_offset, n, &r.file_size) ||
+	    (stacks_size && (pct_align_up(r.file_size, PCT_PAGE, &r.stacks_offset) ||
+			     __builtin_add_overflow(r.stacks_offset, stacks_size, &r.file_size)))) {
+		*l = (struct pct_layout){ 0 };
+		return -1;
+	}
+	*l = r;
+	return 0;
+}
+
+/* The infix of the names of temporary files: the runtime's DIR/.pct-tmp.PID
+ * (where O_TMPFILE is missing) and the tools' OUT.pct-tmp.XXXXXX. */
+#define PCT_TMP_INFIX ".pct-tmp."
 
 #endif
