@@ -19,7 +19,10 @@
  *   strings_offset    char[strings_size]         string pool (paths, argv)
  *   threads_offset    struct pct_thread[threads_max]  open-addressing table by tid
  *   table_offset      struct pct_entry[table_slots]   open-addressing table
+ *   stacks_offset     struct pct_stack records   (stacks_size bytes; -g only)
  *   file_size
+ *
+ * pct_layout() below places the regions.
  *
  * The runtime creates the file under a temporary name, writes a complete
  * header, and only then links it to its final name, so a file that exists
@@ -30,7 +33,9 @@
 #ifndef PCT_FORMAT_H
 #define PCT_FORMAT_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define PCT_MAGIC "PCTPROF"            /* 8 bytes with the trailing NUL */
 #define PCT_MAGIC_LEN 8
@@ -63,6 +68,93 @@ enum pct_event {
 	PCT_EVENT_BRANCH_MISSES = 7,   /* PERF_COUNT_HW_BRANCH_MISSES ("branch-misses") */
 };
 #define PCT_EVENT_MAX 7
+
+/*
+ * The events, defined once for the runtime (lib/method.c, lib/threads.c)
+ * and the tools (src/format/profile.c, src/cmd/cmd_record.c): PCT_EVENTS(X)
+ * calls X(event, name, dimension, abbrev, period, perf_type, perf_config)
+ * for each, in the order of enum pct_event:
+ *
+ *   event        enum pct_event, the file's header.event
+ *   name         its name for $PCT_EVENT and `pct record -e`
+ *   dimension    header.dimension, the unit of a period ("seconds", or the
+ *                event counted); abbrev: header.dimension_abbrev
+ *   period       default period in events per sample ($PCT_PERIOD overrides
+ *                it); 0 for the time events, whose period is 10^9 / Hz ns.
+ *                The hardware periods are primes, so that a loop of a round
+ *                number of events cannot alias with the sampling.
+ *   perf_type,   the perf_event_open(2) attr.type and attr.config that count
+ *   perf_config  the event (the task clock for the time events); only a
+ *                consumer that expands them needs <linux/perf_event.h>
+ *
+ * PCT_EVENT_NAMES lists the names in the same order, for messages (the
+ * unit test test_format_defs checks it against the table).
+ */
+#define PCT_EVENTS(X)                                                                                     \
+	X(PCT_EVENT_CPU, "cpu", "seconds", 's', 0, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK)          \
+	X(PCT_EVENT_USER, "user", "seconds", 's', 0, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK)        \
+	X(PCT_EVENT_WALL, "wall", "seconds", 's', 0, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK)        \
+	X(PCT_EVENT_CYCLES, "cycles", "cycles", '1', 2000003, PERF_TYPE_HARDWARE,                         \
+	  PERF_COUNT_HW_CPU_CYCLES)                                                                       \
+	X(PCT_EVENT_INSTRUCTIONS, "instructions", "instructions", '1', 2000003, PERF_TYPE_HARDWARE,       \
+	  PERF_COUNT_HW_INSTRUCTIONS)                                                                     \
+	X(PCT_EVENT_CACHE_MISSES, "cache-misses", "cache-misses", '1', 20011, PERF_TYPE_HARDWARE,         \
+	  PERF_COUNT_HW_CACHE_MISSES)                                                                     \
+	X(PCT_EVENT_BRANCH_MISSES, "branch-misses", "branch-misses", '1', 20011, PERF_TYPE_HARDWARE,      \
+	  PERF_COUNT_HW_BRANCH_MISSES)
+#define PCT_EVENT_NAMES "cpu, user, wall, cycles, instructions, cache-misses, branch-misses"
+
+/* An event's row of PCT_EVENTS, without the perf fields. */
+struct pct_event_def {
+	uint32_t event;                /* enum pct_event */
+	const char *name;              /* $PCT_EVENT, pct record -e */
+	const char *dimension;         /* header.dimension, at most 15 bytes */
+	char dimension_abbrev;         /* header.dimension_abbrev */
+	uint64_t default_period;       /* events per sample; 0 for the time events */
+};
+
+/* The perf_event_open(2) type and config of each event, indexed by enum
+ * pct_event: static const struct pct_event_perf t[PCT_EVENT_MAX + 1] =
+ * { PCT_EVENTS(PCT_EVENT_PERF) }, where <linux/perf_event.h> is included. */
+struct pct_event_perf {
+	uint32_t type;                 /* attr.type, PERF_TYPE_* */
+	uint64_t config;               /* attr.config, PERF_COUNT_* */
+};
+#define PCT_EVENT_PERF(event, name, dimension, abbrev, period, type, config) [event] = { (type), (config) },
+#define PCT_EVENT_DEF_(event, name, dimension, abbrev, period, type, config) \
+	{ (event), (name), (dimension), (abbrev), (period) },
+
+/* The rows of PCT_EVENTS in enum order; *count gets their number. */
+static inline const struct pct_event_def *pct_event_table(unsigned *count)
+{
+	static const struct pct_event_def defs[] = { PCT_EVENTS(PCT_EVENT_DEF_) };
+	*count = sizeof defs / sizeof defs[0];
+	return defs;
+}
+
+/* The event numbered event (enum pct_event), or NULL if there is none.
+ * async-signal-safe. */
+static inline const struct pct_event_def *pct_event_by_id(uint32_t event)
+{
+	unsigned n;
+	const struct pct_event_def *defs = pct_event_table(&n);
+	for (unsigned i = 0; i < n; i++)
+		if (defs[i].event == event)
+			return &defs[i];
+	return NULL;
+}
+
+/* The event named name (NUL-terminated, any bytes), or NULL if there is
+ * none.  async-signal-safe. */
+static inline const struct pct_event_def *pct_event_by_name(const char *name)
+{
+	unsigned n;
+	const struct pct_event_def *defs = pct_event_table(&n);
+	for (unsigned i = 0; i < n; i++)
+		if (strcmp(defs[i].name, name) == 0)
+			return &defs[i];
+	return NULL;
+}
 
 /* Life cycle of the file (header.state). */
 enum pct_state {
@@ -259,5 +351,65 @@ struct pct_entry {
 	uint64_t ctx;                  /* PCT_CTX_* fields */
 	uint64_t count;                /* samples at (key, ctx) */
 };
+
+/*
+ * Where each region of a file goes: the one computation of the layout, for
+ * the runtime's writer (lib/output.c, at start and when it shrinks a file
+ * to fit the program's limits) and `pct merge` (src/format/profile_write.c).
+ * The regions follow one another in the order of the layout above:
+ *
+ *   modules_offset  PCT_PAGE, the first page after the header
+ *   strings_offset  right after modules_max module records
+ *   threads_offset  after the strings_size bytes of the pool, rounded up to 8
+ *   table_offset    after threads_max thread slots, rounded up to PCT_PAGE
+ *   stacks_offset   after table_slots entries, rounded up to PCT_PAGE; 0 (no
+ *                   region) if stacks_size is 0
+ *   file_size       the end of the last region: of the stacks if there are
+ *                   any, else of the table
+ *
+ * Inputs are counts of records or slots (modules_max, threads_max,
+ * table_slots) and bytes (strings_size, stacks_size); every output is in
+ * bytes from the start of the file.  Returns 0, or -1 (and *l all zeros) if
+ * the file would pass 2^64 bytes.  async-signal-safe.
+ */
+#define PCT_PAGE 4096                  /* bytes; the alignment of the table and the stacks */
+
+struct pct_layout {
+	uint64_t modules_offset, strings_offset, threads_offset, table_offset, stacks_offset, file_size;
+};
+
+/* x rounded up to a multiple of align (a power of two) in *out; -1 on overflow. */
+static inline int pct_align_up(uint64_t x, uint64_t align, uint64_t *out)
+{
+	if (__builtin_add_overflow(x, align - 1, out))
+		return -1;
+	*out &= ~(align - 1);
+	return 0;
+}
+
+static inline int pct_layout(struct pct_layout *l, uint64_t modules_max, uint64_t strings_size,
+			     uint64_t threads_max, uint64_t table_slots, uint64_t stacks_size)
+{
+	struct pct_layout r = { .modules_offset = PCT_PAGE };
+	uint64_t n;
+	if (__builtin_mul_overflow(modules_max, sizeof(struct pct_module), &n) ||
+	    __builtin_add_overflow(r.modules_offset, n, &r.strings_offset) ||
+	    __builtin_add_overflow(r.strings_offset, strings_size, &n) || pct_align_up(n, 8, &r.threads_offset) ||
+	    __builtin_mul_overflow(threads_max, sizeof(struct pct_thread), &n) ||
+	    __builtin_add_overflow(r.threads_offset, n, &n) || pct_align_up(n, PCT_PAGE, &r.table_offset) ||
+	    __builtin_mul_overflow(table_slots, sizeof(struct pct_entry), &n) ||
+	    __builtin_add_overflow(r.table_offset, n, &r.file_size) ||
+	    (stacks_size && (pct_align_up(r.file_size, PCT_PAGE, &r.stacks_offset) ||
+			     __builtin_add_overflow(r.stacks_offset, stacks_size, &r.file_size)))) {
+		*l = (struct pct_layout){ 0 };
+		return -1;
+	}
+	*l = r;
+	return 0;
+}
+
+/* The infix of the names of temporary files: the runtime's DIR/.pct-tmp.PID
+ * (where O_TMPFILE is missing) and the tools' OUT.pct-tmp.XXXXXX. */
+#define PCT_TMP_INFIX ".pct-tmp."
 
 #endif

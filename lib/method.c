@@ -12,45 +12,21 @@
 
 #include "runtime.h"
 
-struct event_def {
-	const char *name;
-	int event;
-	const char *dimension;
-	char abbrev;
-	uint64_t default_period;       /* events per sample; 0 for time */
-};
-
-/* The hardware periods are primes, so that a loop of a round number of
- * events cannot alias with the sampling. */
-static const struct event_def events[] = {
-	{ "cpu", PCT_EVENT_CPU, "seconds", 's', 0 },
-	{ "user", PCT_EVENT_USER, "seconds", 's', 0 },
-	{ "wall", PCT_EVENT_WALL, "seconds", 's', 0 },
-	{ "cycles", PCT_EVENT_CYCLES, "cycles", '1', 2000003 },
-	{ "instructions", PCT_EVENT_INSTRUCTIONS, "instructions", '1', 2000003 },
-	{ "cache-misses", PCT_EVENT_CACHE_MISSES, "cache-misses", '1', 20011 },
-	{ "branch-misses", PCT_EVENT_BRANCH_MISSES, "branch-misses", '1', 20011 },
-};
-
-static const struct event_def *chosen;
+static const struct pct_event_def *chosen;  /* a row of PCT_EVENTS (pct_format.h) */
 
 /* Choose how to sample the named event at hz (hz_explicit: the rate was
  * asked for): fills rt_g.method, or warns and returns -1 when the event
  * cannot be sampled here. */
 int rt_method_choose(unsigned hz, int hz_explicit, const char *name)
 {
-	const struct event_def *d = NULL;
+	const struct pct_event_def *d = pct_event_by_name(name);
 	struct rt_method *m = &rt_g.method;
 
-	for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
-		if (strcmp(events[i].name, name) == 0)
-			d = &events[i];
 	if (d == NULL) {
-		rt_warn("unknown event in $PCT_EVENT (cpu, user, wall, cycles, instructions, "
-			"cache-misses, branch-misses):", name, 0);
+		rt_warn("unknown event in $PCT_EVENT (" PCT_EVENT_NAMES "):", name, 0);
 		return -1;
 	}
-	m->event = d->event;
+	m->event = (int)d->event;
 	m->signo = rt_sig_choose();
 	chosen = d;
 	if (m->period == 0)
@@ -117,8 +93,8 @@ int rt_method_choose(unsigned hz, int hz_explicit, const char *name)
 void rt_method_describe(struct pct_header *h)
 {
 	memcpy(h->dimension, chosen->dimension, strlen(chosen->dimension) + 1);
-	h->dimension_abbrev = chosen->abbrev;
-	h->event = (uint32_t)chosen->event;
+	h->dimension_abbrev = chosen->dimension_abbrev;
+	h->event = chosen->event;
 	h->mechanism = (uint32_t)rt_g.method.mechanism;
 	h->period_requested_ns = rt_g.method.period;
 	/* perf and the wall sampler keep exact periods; CPU timers are

@@ -78,45 +78,46 @@ static int64_t realtime_ns(void)
 
 static void header_init(struct pct_header *h, unsigned slots_log2)
 {
-	uint64_t modules_off = 4096;
-	uint64_t strings_off = modules_off + (uint64_t)RT_MODULES_MAX * sizeof(struct pct_module);
-	uint64_t threads_off = strings_off + RT_STRINGS_SIZE;
-	uint64_t threads_max = UINT64_C(1) << RT_THREADS_LOG2;
-	uint64_t table_off = (threads_off + threads_max * sizeof(struct pct_thread) + 4095) & ~(uint64_t)4095;
+	const struct pct_event_def *cpu = pct_event_by_id(PCT_EVENT_CPU);
+	struct pct_layout lay;
+	uint64_t stacks_size = rt_g.stack_bytes ? (uint64_t)rt_g.stack_area_mb << 20 : 0;
 
+	/* the runtime's sizes are constants of runtime.h and $PCT_SLOTS and
+	 * $PCT_STACK_AREA are bounded (pct_on.c): no overflow */
+	pct_layout(&lay, RT_MODULES_MAX, RT_STRINGS_SIZE, UINT64_C(1) << RT_THREADS_LOG2, UINT64_C(1) << slots_log2,
+		   stacks_size);
 	memcpy(h->magic, PCT_MAGIC, PCT_MAGIC_LEN);
 	h->version = PCT_VERSION;
 	h->byte_order = PCT_BYTE_ORDER;
 	h->header_size = sizeof *h;
 	h->state = PCT_STATE_RUNNING;
 	h->mechanism = PCT_MECH_CPU_TIMER;  /* until the method is chosen (method.c) */
-	h->event = PCT_EVENT_CPU;
+	h->event = cpu->event;
 	h->pid = (uint32_t)getpid();
 	h->ppid = (uint32_t)getppid();
 	h->session = rt_g.cfg.session;
-	memcpy(h->dimension, "seconds", 8);
-	h->dimension_abbrev = 's';
+	memcpy(h->dimension, cpu->dimension, strlen(cpu->dimension) + 1);
+	h->dimension_abbrev = cpu->dimension_abbrev;
 	h->start_time_ns = realtime_ns();
-	h->strings_offset = strings_off;
+	h->strings_offset = lay.strings_offset;
 	h->strings_size = RT_STRINGS_SIZE;
-	h->modules_offset = modules_off;
+	h->modules_offset = lay.modules_offset;
 	h->module_size = sizeof(struct pct_module);
 	h->modules_max = RT_MODULES_MAX;
-	h->threads_offset = threads_off;
-	h->threads_max = (uint32_t)threads_max;
+	h->threads_offset = lay.threads_offset;
+	h->threads_max = UINT32_C(1) << RT_THREADS_LOG2;
 	h->thread_size = sizeof(struct pct_thread);
-	h->table_offset = table_off;
+	h->table_offset = lay.table_offset;
 	h->table_slots = UINT64_C(1) << slots_log2;
 	h->entry_size = sizeof(struct pct_entry);
 	h->exe_module = UINT32_MAX;
-	h->file_size = table_off + h->table_slots * sizeof(struct pct_entry);
-	if (rt_g.stack_bytes) {
-		h->stacks_offset = (h->file_size + 4095) & ~(uint64_t)4095;
-		h->stacks_size = (uint64_t)rt_g.stack_area_mb << 20;
+	h->file_size = lay.file_size;
+	if (stacks_size) {
+		h->stacks_offset = lay.stacks_offset;
+		h->stacks_size = stacks_size;
 		h->stack_machine = ARCH_STACK_MACHINE;
 		h->stack_regs = ARCH_STACK_REGS;
 		h->stack_bytes_max = rt_g.stack_bytes;
-		h->file_size = h->stacks_offset + h->stacks_size;
 	}
 }
 
@@ -202,13 +203,17 @@ static uint64_t room_for_file(void)
 	return room;
 }
 
-/* The file's size with 2^slots_log2 table slots and a stack region of
- * stacks bytes (0: none), and where that region starts. */
-static uint64_t layout_size(uint64_t table_off, unsigned slots_log2, uint64_t stacks, uint64_t *stacks_off)
+/* async-signal-safe: the file's size with the ledger's modules, pool and
+ * threads, 2^slots_log2 table slots and a stack region of stacks bytes (0:
+ * none), and where that region starts (pct_layout); UINT64_MAX if it would
+ * pass 2^64 bytes. */
+static uint64_t layout_size(unsigned slots_log2, uint64_t stacks, uint64_t *stacks_off)
 {
-	uint64_t end = table_off + (UINT64_C(1) << slots_log2) * sizeof(struct pct_entry);
-	*stacks_off = stacks ? (end + 4095) & ~(uint64_t)4095 : 0;
-	return stacks ? *stacks_off + stacks : end;
+	const struct rt_ledger *l = &rt_g.led;
+	struct pct_layout lay;
+	int bad = pct_layout(&lay, l->modules_max, l->strings_size, l->threads_max, UINT64_C(1) << slots_log2, stacks);
+	*stacks_off = lay.stacks_offset;
+	return bad ? UINT64_MAX : lay.file_size;
 }
 
 /*
@@ -224,7 +229,7 @@ int rt_output_prepare(const char *name, unsigned slots_log2, int derived)
 	memset(&h, 0, sizeof h);
 	header_init(&h, slots_log2);
 	if (strlen(name) > PCT_PATH_MAX - 32 ||
-	    snprintf(out.tmp, sizeof out.tmp, "%.*s.pct-tmp.%d", dirlen, name, (int)getpid()) >=
+	    snprintf(out.tmp, sizeof out.tmp, "%.*s" PCT_TMP_INFIX "%d", dirlen, name, (int)getpid()) >=
 		    (int)sizeof out.tmp) {
 		rt_warn("output name too long", name, 0);
 		return -1;
@@ -251,7 +256,7 @@ int rt_output_prepare(const char *name, unsigned slots_log2, int derived)
 	rt_g.slots_shift = 64 - slots_log2;
 	store_cmdline();
 	uint64_t smallest_off;
-	if (layout_size(h.table_offset, RT_MIN_SLOTS_LOG2, h.stacks_size ? RT_MIN_STACK_AREA : 0, &smallest_off) >
+	if (layout_size(RT_MIN_SLOTS_LOG2, h.stacks_size ? RT_MIN_STACK_AREA : 0, &smallest_off) >
 	    room_for_file()) {
 		rt_warn("the file size or address space limit leaves no room for the profile", name, 0);
 		munmap(out.staging, out.staging_size);
@@ -278,10 +283,10 @@ static int fit_limits(void)
 		return 0;
 	unsigned log2 = 64 - rt_g.slots_shift;
 	uint64_t stacks = l->stacks_size, stacks_off, size;
-	while ((size = layout_size(l->table_offset, log2, stacks, &stacks_off)) > room) {
+	while ((size = layout_size(log2, stacks, &stacks_off)) > room) {
 		if (stacks > RT_MIN_STACK_AREA) {
 			stacks = stacks_off < room && room - stacks_off > RT_MIN_STACK_AREA ?
-					 (room - stacks_off) & ~(uint64_t)4095 : RT_MIN_STACK_AREA;
+					 (room - stacks_off) & ~(uint64_t)(PCT_PAGE - 1) : RT_MIN_STACK_AREA;
 			if (stacks > l->stacks_size)
 				stacks = l->stacks_size;
 		} else if (log2 > RT_MIN_SLOTS_LOG2) {
@@ -290,10 +295,10 @@ static int fit_limits(void)
 			return -1;
 		}
 	}
-	if (stacks && room - size >= 4096) {  /* give the stacks what fewer slots freed */
-		uint64_t more = (room - size) & ~(uint64_t)4095;
+	if (stacks && room - size >= PCT_PAGE) {  /* give the stacks what fewer slots freed */
+		uint64_t more = (room - size) & ~(uint64_t)(PCT_PAGE - 1);
 		stacks = stacks + more < l->stacks_size ? stacks + more : l->stacks_size;
-		size = layout_size(l->table_offset, log2, stacks, &stacks_off);
+		size = layout_size(log2, stacks, &stacks_off);
 	}
 	h->table_slots = UINT64_C(1) << log2;
 	h->stacks_offset = stacks_off;
@@ -329,10 +334,11 @@ static void remove_stale_temporaries(void)
 			struct { uint64_t ino; int64_t off; unsigned short reclen; unsigned char type; char name[]; }
 				*d = (void *)(dents + off);
 			off += d->reclen;
-			if (strncmp(d->name, ".pct-tmp.", 9) != 0 || d->name[9] == '\0')
+			size_t infix = sizeof PCT_TMP_INFIX - 1;
+			if (strncmp(d->name, PCT_TMP_INFIX, infix) != 0 || d->name[infix] == '\0')
 				continue;
 			uint64_t pid = 0;
-			const char *c = d->name + 9;
+			const char *c = d->name + infix;
 			for (; *c >= '0' && *c <= '9' && pid < UINT32_MAX; c++)
 				pid = pid * 10 + (uint64_t)(*c - '0');
 			struct stat st;
@@ -692,7 +698,7 @@ static void trim_stacks(struct pct_header *h)
 		if (used > l->stacks_size)
 			used = l->stacks_size;
 		h->stacks_used = used;
-		uint64_t keep = (used + 4095) & ~(uint64_t)4095;
+		uint64_t keep = (used + PCT_PAGE - 1) & ~(uint64_t)(PCT_PAGE - 1);  /* as pct_layout */
 		if (keep < l->stacks_size && ftruncate(out.fd, (off_t)(l->stacks_offset + keep)) == 0) {
 			h->stacks_size = keep;
 			h->file_size = l->stacks_offset + keep;

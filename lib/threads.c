@@ -177,13 +177,10 @@ static int perf_open_period(const struct rt_method *m, uint32_t tid, int ring, u
 	struct perf_event_attr a;
 	memset(&a, 0, sizeof a);
 	a.size = sizeof a;
-	switch (m->event) {
-	case PCT_EVENT_CYCLES: a.type = PERF_TYPE_HARDWARE; a.config = PERF_COUNT_HW_CPU_CYCLES; break;
-	case PCT_EVENT_INSTRUCTIONS: a.type = PERF_TYPE_HARDWARE; a.config = PERF_COUNT_HW_INSTRUCTIONS; break;
-	case PCT_EVENT_CACHE_MISSES: a.type = PERF_TYPE_HARDWARE; a.config = PERF_COUNT_HW_CACHE_MISSES; break;
-	case PCT_EVENT_BRANCH_MISSES: a.type = PERF_TYPE_HARDWARE; a.config = PERF_COUNT_HW_BRANCH_MISSES; break;
-	default: a.type = PERF_TYPE_SOFTWARE; a.config = PERF_COUNT_SW_TASK_CLOCK; break;
-	}
+	static const struct pct_event_perf perf[PCT_EVENT_MAX + 1] = { PCT_EVENTS(PCT_EVENT_PERF) };
+	unsigned e = m->event >= 1 && m->event <= PCT_EVENT_MAX ? (unsigned)m->event : PCT_EVENT_CPU;
+	a.type = perf[e].type;
+	a.config = perf[e].config;
 	a.sample_period = period;
 	a.exclude_kernel = 1;          /* unprivileged at perf_event_paranoid 2 */
 	a.exclude_hv = 1;

@@ -270,41 +270,33 @@ static int summarize(const char *file, const char *shown, const char *cmd, struc
  * anything if this machine cannot sample them. */
 static void check_event(const char *event)
 {
-	static const struct { const char *name; uint32_t type; uint64_t config; } perf_events[] = {
-		{ "user", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
-		{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-		{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-		{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
-		{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-	};
-	if (strcmp(event, "cpu") == 0 || strcmp(event, "wall") == 0)
+	static const struct pct_event_perf perf[PCT_EVENT_MAX + 1] = { PCT_EVENTS(PCT_EVENT_PERF) };
+	const struct pct_event_def *d = pct_event_by_name(event);
+	if (d == NULL)
+		die_usage("record: unknown event '%s' (" PCT_EVENT_NAMES ")", event);
+	/* cpu and wall fall back to CPU-time timers when perf is refused */
+	if (d->event == PCT_EVENT_CPU || d->event == PCT_EVENT_WALL)
 		return;
-	for (size_t i = 0; i < sizeof perf_events / sizeof perf_events[0]; i++) {
-		if (strcmp(event, perf_events[i].name) != 0)
-			continue;
-		struct perf_event_attr a;
-		memset(&a, 0, sizeof a);
-		a.size = sizeof a;
-		a.type = perf_events[i].type;
-		a.config = perf_events[i].config;
-		a.sample_period = 1000003;
-		a.exclude_kernel = 1;
-		a.exclude_hv = 1;
-		a.disabled = 1;
-		int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-		if (fd >= 0) {
-			close(fd);
-			return;
-		}
-		int err = errno;
-		if (a.type == PERF_TYPE_HARDWARE && (err == ENOENT || err == EOPNOTSUPP || err == ENODEV))
-			die("record: this CPU or VM exposes no hardware event '%s' to perf_event_open (%s); "
-			    "sample time instead with -e cpu or -e wall", event, strerror(err));
-		die("record: the kernel refuses perf_event_open for '%s' (%s)%s", event, strerror(err),
-		    err == EACCES || err == EPERM ? "; see /proc/sys/kernel/perf_event_paranoid" : "");
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.type = perf[d->event].type;
+	a.config = perf[d->event].config;
+	a.sample_period = 1000003;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.disabled = 1;
+	int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return;
 	}
-	die_usage("record: unknown event '%s' (cpu, user, wall, cycles, instructions, cache-misses, branch-misses)",
-	    event);
+	int err = errno;
+	if (a.type == PERF_TYPE_HARDWARE && (err == ENOENT || err == EOPNOTSUPP || err == ENODEV))
+		die("record: this CPU or VM exposes no hardware event '%s' to perf_event_open (%s); "
+		    "sample time instead with -e cpu or -e wall", event, strerror(err));
+	die("record: the kernel refuses perf_event_open for '%s' (%s)%s", event, strerror(err),
+	    err == EACCES || err == EPERM ? "; see /proc/sys/kernel/perf_event_paranoid" : "");
 }
 
 /* A name as a shell word: bare if it is made of safe characters, else in

@@ -27,6 +27,7 @@
 
 #include "infile.h"
 #include "outfile.h"
+#include "pct_format.h"
 #include "util.h"
 
 #ifndef PROC_SUPER_MAGIC
@@ -238,7 +239,7 @@ static int create_temp(const char *target, mode_t mode, char **tmp)
 		for (size_t i = 0; i < sizeof r; i++)
 			suffix[i] = abc[r[i] % (sizeof abc - 1)];
 		suffix[6] = '\0';
-		*tmp = xasprintf("%s.pct-tmp.%s", target, suffix);
+		*tmp = xasprintf("%s" PCT_TMP_INFIX "%s", target, suffix);
 		int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd >= 0) {
 			if (fchmod(fd, mode) != 0) {

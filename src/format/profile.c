@@ -703,9 +703,8 @@ void profile_free(struct profile *p)
 
 const char *event_name(uint32_t event)
 {
-	static const char *const names[] = { "?", "cpu", "user", "wall", "cycles", "instructions",
-					     "cache-misses", "branch-misses" };
-	return event <= PCT_EVENT_MAX ? names[event] : "?";
+	const struct pct_event_def *d = pct_event_by_id(event);
+	return d ? d->name : "?";
 }
 
 double profile_rate(const struct profile *p)

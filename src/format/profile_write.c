@@ -122,20 +122,26 @@ int profile_write(const char *path, const struct pset *s, char *err, size_t errl
 	uint32_t tslots = 16;
 	while (tslots < 2 * nthreads)
 		tslots *= 2;
-	h.modules_offset = 4096;
+	struct pct_layout lay;             /* no stack region: merge sums samples only */
+	if (pct_layout(&lay, s->nmods, pool, tslots, slots, 0) != 0) {
+		free(rows);
+		free(threads);
+		return snprintf(err, errlen, "'%s': the merged profile would pass 2^64 bytes", path), -1;
+	}
+	h.modules_offset = lay.modules_offset;
 	h.module_size = sizeof(struct pct_module);
 	h.modules_max = (uint32_t)s->nmods;
 	h.modules_count = (uint32_t)s->nmods;
-	h.strings_offset = h.modules_offset + s->nmods * sizeof(struct pct_module);
+	h.strings_offset = lay.strings_offset;
 	h.strings_size = pool;
-	h.threads_offset = (h.strings_offset + pool + 7) & ~UINT64_C(7);
+	h.threads_offset = lay.threads_offset;
 	h.threads_max = tslots;
 	h.thread_size = sizeof(struct pct_thread);
 	h.threads_count = (uint32_t)nthreads;
-	h.table_offset = (h.threads_offset + (uint64_t)tslots * sizeof(struct pct_thread) + 4095) & ~UINT64_C(4095);
+	h.table_offset = lay.table_offset;
 	h.table_slots = slots;
 	h.entry_size = sizeof(struct pct_entry);
-	h.file_size = h.table_offset + slots * sizeof(struct pct_entry);
+	h.file_size = lay.file_size;
 
 	char *buf = xcalloc(1, h.file_size);
 	struct pct_module *mods = (struct pct_module *)(buf + h.modules_offset);
