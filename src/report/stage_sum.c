@@ -17,6 +17,7 @@
 #include "stages.h"
 #include "stats.h"
 #include "tsv.h"
+#include "u64map.h"
 #include "util.h"
 
 /* A span of time: ms below a second, else seconds. */
@@ -151,6 +152,40 @@ static int is_function_key(const char *key)
 	return strcmp(key, "function") == 0 || strcmp(key, "caller") == 0 || strcmp(key, "callee") == 0;
 }
 
+/* Strings made for the text's cells, to free at the end. */
+struct cells {
+	char **s;
+	size_t n, cap;
+};
+
+static char *cells_keep(struct cells *c, char *s)
+{
+	grow(&c->s, &c->cap, c->n + 1, sizeof *c->s);
+	return c->s[c->n++] = s;
+}
+
+/* The text of a key's cell: value as shown (escaped; a function's name
+ * shortened if shorten), value itself when that is what it shows; a
+ * function's made once per value string (memo: its pointer -> the text). */
+static const char *cell_text(const char *key, const char *value, int shorten, struct u64map *memo,
+			     struct cells *made)
+{
+	const char *plain = shown(key, value);
+	if (!shorten)
+		return esc_len(plain) == strlen(plain) ? plain : cells_keep(made, esc_dup(plain));
+	uint64_t *m = u64map_slot(memo, (uintptr_t)value);
+	if (*m == 0) {
+		char *s = name_short(plain);
+		if (esc_len(s) == strlen(s)) {
+			*m = (uintptr_t)cells_keep(made, s);
+		} else {
+			*m = (uintptr_t)cells_keep(made, esc_dup(s));
+			free(s);
+		}
+	}
+	return (const char *)(uintptr_t)*m;
+}
+
 /* Key column widths are capped so one long name does not push the others
  * off the screen. */
 #define SUM_KEY_WIDTH 48
@@ -167,20 +202,24 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 		for (size_t k = 0, n = 0; k < nk; k++)
 			if (strcmp(keys[k], "module") == 0)
 				ord[nk - 1 - n++] = k;
-	/* each cell as shown: escaped, functions shortened */
-	char **cell = xcalloc(rows * nk + 1, sizeof *cell);
+	/* each cell as shown: escaped, functions shortened; a cell is its
+	 * key's string when that is what it shows, else a string made for it
+	 * (a function's once per key string: the agg mostly keeps one copy of
+	 * equal strings), all freed at the end */
+	const char **cell = xcalloc(rows * nk + 1, sizeof *cell);
+	struct cells made = { 0 };
 	int w[16] = { 0 };
 	for (size_t k = 0; k < nk; k++) {
+		struct u64map memo = { 0 };
+		int shorten = !o->full_names && is_function_key(keys[k]);
 		w[k] = (int)strlen(keys[k]);
 		for (size_t i = 0; i < rows; i++) {
-			const char *val = shown(keys[k], a->rows[i].key[k]);
-			char *s = !o->full_names && is_function_key(keys[k]) ? name_short(val) : xstrdup(val);
-			cell[i * nk + k] = esc_dup(s);
-			free(s);
+			cell[i * nk + k] = cell_text(keys[k], a->rows[i].key[k], shorten, &memo, &made);
 			int l = (int)text_columns(cell[i * nk + k]);
 			if (l > w[k])
 				w[k] = l > SUM_KEY_WIDTH && !o->width ? SUM_KEY_WIDTH : l;
 		}
+		u64map_free(&memo);
 	}
 	int totals = rows && row_total(a, 0, keys, o) >= 0;
 	/* "±" is two bytes of UTF-8 but one column, "+-" two: pad by hand */
@@ -206,11 +245,8 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 				break;
 			w[widest] -= used - o->width < w[widest] - 12 ? used - o->width : w[widest] - 12;
 		}
-		for (size_t i = 0; i < rows * nk; i++) {
-			char *c = text_cut(cell[i], (size_t)w[i % nk], cut_mark());
-			free(cell[i]);
-			cell[i] = c;
-		}
+		for (size_t i = 0; i < rows * nk; i++)
+			cell[i] = cells_keep(&made, text_cut(cell[i], (size_t)w[i % nk], cut_mark()));
 	}
 	if (o->long_columns) {
 		fprintf(out, " %9s %5s%s%s %7s %4s%s%s %15s %7s", "samples", "", pad, pm, "percent", "", pad, pm,
@@ -257,8 +293,9 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 		}
 		fputc('\n', out);
 	}
-	for (size_t i = 0; i < rows * nk; i++)
-		free(cell[i]);
+	for (size_t i = 0; i < made.n; i++)
+		free(made.s[i]);
+	free(made.s);
 	free(cell);
 	if (rows < a->nrows) {
 		fprintf(out, "# %zu more rows, %.2f%% of the samples", a->nrows - rows, 100.0 - cum);
