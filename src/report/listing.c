@@ -1,5 +1,8 @@
 /* listing.c - see listing.h. */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +12,22 @@
 #include "source.h"
 #include "symtab.h"
 #include "util.h"
+
+/* Report the error fmt with exit status st: -1, the status in *status. */
+static int fail(int *status, int st, const char *fmt, ...)
+{
+	struct error e = { 0 };
+	char *msg = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	error_set(&e, st, "%s", msg ? msg : "out of memory");
+	free(msg);
+	*status = error_report(&e);
+	return -1;
+}
 
 int listing_open(int argc, char **argv, const char *usage, const char *count_name, size_t count,
 		 struct listing *l, int *status)
@@ -29,14 +48,15 @@ int listing_open(int argc, char **argv, const char *usage, const char *count_nam
 		case 'n':
 			l->count = strtoul(optarg, &end, 10);
 			if (*end || optarg[0] == '-' || optarg[0] == '\0')
-				die_usage("%s: -n wants a number of %s, not '%s'", argv[0], count_name, optarg);
+				return fail(status, 2, "%s: -n wants a number of %s, not '%s'", argv[0], count_name,
+					    optarg);
 			break;
 		case 'S':
 			source_add_dir(optarg);
 			break;
 		case 'R':
 			if (source_add_root(optarg) != 0)
-				die_usage("%s: --source-root '%s': %s", argv[0], optarg, strerror(errno));
+				return fail(status, 2, "%s: --source-root '%s': %s", argv[0], optarg, strerror(errno));
 			break;
 		default:
 			*status = usage_exit(usage, c == 'h');
@@ -51,7 +71,7 @@ int listing_open(int argc, char **argv, const char *usage, const char *count_nam
 	if (argc - optind >= 2 && !is_profile(argv[optind]))
 		l->target = argv[optind++];
 	if (pset_load(&l->set, argv + optind, (size_t)(argc - optind), err, sizeof err) != 0)
-		die("%s", err);
+		return fail(status, 1, "%s", err);
 	l->total = pset_addresses(&l->set, &l->addrs, &l->naddrs);
 	return 0;
 }

@@ -22,8 +22,9 @@ struct listing {
 
 /*
  * Parse the options and load the profiles; count_name is -n's long name
- * ("functions", "files").  Returns 0, or -1 after printing usage with the
- * exit status in *status.
+ * ("functions", "files").  Returns 0, or -1 with the exit status in
+ * *status after printing the usage (--help: 0; a bad option: 2) or the
+ * error (a bad option value: 2; a profile that cannot be read: 1).
  */
 int listing_open(int argc, char **argv, const char *usage, const char *count_name, size_t count,
 		 struct listing *l, int *status);

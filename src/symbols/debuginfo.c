@@ -165,8 +165,12 @@ static int ask_debuginfod(const uint8_t *id, size_t len, char **name)
 		const char *s = getenv("PCT_DEBUGINFOD_TIMEOUT");
 		char *end;
 		budget = s && *s ? strtod(s, &end) : DEBUGINFO_TIMEOUT_DEFAULT;
-		if (s && *s && (*end || budget < 0))
-			die("PCT_DEBUGINFOD_TIMEOUT wants a number of seconds, not '%s'", s);
+		if (s && *s && (*end || !(budget >= 0))) {
+			/* a library does not exit: the safe reading is no network */
+			warnx_("PCT_DEBUGINFOD_TIMEOUT wants a number of seconds, not '%s': no debuginfod server is asked",
+			       s);
+			budget = 0;
+		}
 	}
 	const char *urls = getenv("DEBUGINFOD_URLS");
 	if (budget <= 0 || urls == NULL || *urls == '\0')

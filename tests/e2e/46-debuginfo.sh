@@ -155,6 +155,15 @@ echo "1 s timeouts: $(grep -c . log) requests, none repeated"
 # shellcheck disable=SC2086
 PCT_DEBUGINFOD_TIMEOUT=0 DEBUGINFOD_URLS=http://127.0.0.1:$port run "debuginfod off" report $profiles
 [ ! -s log ] || fail "PCT_DEBUGINFOD_TIMEOUT=0 still asked: $(cat log)"
+# not a number: a warning, the report, and no request (the symbol layer
+# used to exit from inside the report)
+# shellcheck disable=SC2086
+PCT_DEBUGINFOD_TIMEOUT=soon DEBUGINFOD_URLS=http://127.0.0.1:$port timeout -k 2 60 "$PCTBIN" report --by=line $profiles >out 2>err
+st=$?
+[ $st = 0 ] || fail "PCT_DEBUGINFOD_TIMEOUT=soon: report exited $st: $(head -c 300 err)"
+grep -q "PCT_DEBUGINFOD_TIMEOUT wants a number of seconds, not 'soon'" err || fail "no warning for PCT_DEBUGINFOD_TIMEOUT=soon: $(cat err)"
+grep -q 'samples' out || fail "PCT_DEBUGINFOD_TIMEOUT=soon: no report: $(head -c 300 out)"
+[ ! -s log ] || fail "PCT_DEBUGINFOD_TIMEOUT=soon still asked: $(cat log)"
 left=$(ps -o pid=,args= --ppid $$ | grep -c '[p]ct ')
 [ "$left" -eq 0 ] || fail "processes left behind: $(ps -o pid=,args= --ppid $$)"
 pass "debug links to FIFOs and out of the module's directory ignored; debuginfod asked once per build-id, bounded"
