@@ -81,8 +81,7 @@ static int read_side(struct side *sd, char *const *files, size_t n, const struct
 	struct pset s;
 	struct error e = { 0 };
 	char err[512];
-	if (pset_load(&s, files, n, err, sizeof err) != 0)
-		die("%s", err);
+	cmd_load(&s, files, n, "");
 	FILE *in = pipeline_run(&s, v, b, &e);
 	if (in == NULL)
 		return error_report(&e);

@@ -35,9 +35,7 @@ int cmd_dump(int argc, char **argv)
 	if (optind >= argc)
 		return usage_exit(usage, 0);
 	struct pset s;
-	char err[512];
-	if (pset_load(&s, argv + optind, (size_t)(argc - optind), err, sizeof err) != 0)
-		die("%s", err);
+	cmd_load(&s, argv + optind, (size_t)(argc - optind), "");
 	stage_dump(&s, stdout);
 	pset_free(&s);
 	return 0;

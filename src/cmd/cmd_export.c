@@ -90,8 +90,7 @@ int cmd_export(int argc, char **argv)
 
 	struct pset s;
 	char err[512];
-	if (pset_load(&s, argv + optind, (size_t)(argc - optind), err, sizeof err) != 0)
-		die("%s", err);
+	cmd_load(&s, argv + optind, (size_t)(argc - optind), "");
 	struct outfile o = { .fp = stdout };
 	if (outname && outfile_open(&o, outname, err, sizeof err) != 0)
 		die("export: %s", err);

@@ -211,8 +211,7 @@ int cmd_flame(int argc, char **argv)
 		return usage_exit(usage, 0);
 	struct pset s;
 	char err[512];
-	if (pset_load(&s, argv + optind, (size_t)(argc - optind), err, sizeof err) != 0)
-		die("%s", err);
+	cmd_load(&s, argv + optind, (size_t)(argc - optind), "");
 	if (!callstack_present(&s))
 		die("flame: %s has no call stacks (record with `pct record -g`)", argv[optind]);
 	struct cs_graph g;

@@ -50,8 +50,7 @@ int cmd_merge(int argc, char **argv)
 			die("merge: the output '%s' is also an input", out);
 	struct pset s;
 	char err[512];
-	if (pset_load(&s, argv + optind, (size_t)(argc - optind), err, sizeof err) != 0)
-		die("merge: %s", err);
+	cmd_load(&s, argv + optind, (size_t)(argc - optind), "merge: ");
 	for (size_t i = 0; i < s.nprofiles; i++)
 		if (s.profiles[i].nstacks) {
 			note("merge: the call stacks of '%s' are not merged (only samples are); "

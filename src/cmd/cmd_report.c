@@ -133,9 +133,7 @@ static int report_neighbours(char *const *files, size_t nfiles, const char *type
 {
 	struct pset s;
 	struct error e = { 0 };
-	char err[512];
-	if (pset_load(&s, files, nfiles, err, sizeof err) != 0)
-		die("%s", err);
+	cmd_load(&s, files, nfiles, "");
 	if (!callstack_present(&s))
 		die("report: %s has no call stacks (record with `pct record -g`)", files[0]);
 	struct cs_graph g;
@@ -207,9 +205,7 @@ int cmd_report(int argc, char **argv)
 	}
 
 	struct pset s;
-	char err[512];
-	if (pset_load(&s, argv + first, (size_t)(argc - first), err, sizeof err) != 0)
-		die("%s", err);
+	cmd_load(&s, argv + first, (size_t)(argc - first), "");
 	/* -g: each function's total, for the function view's total columns */
 	struct agg totals = { 0 };
 	struct cs_graph g = { 0 };

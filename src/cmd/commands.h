@@ -7,6 +7,8 @@
 #ifndef PCT_COMMANDS_H
 #define PCT_COMMANDS_H
 
+#include <stddef.h>
+
 int cmd_annotate(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
@@ -19,5 +21,11 @@ int cmd_report(int argc, char **argv);
 int cmd_source(int argc, char **argv);
 int cmd_sum(int argc, char **argv);
 int cmd_sym(int argc, char **argv);
+
+struct pset;
+/* What the commands share (pct.c): load the profiles files[0..n) into
+ * *s (pset_load), or print pset_load's message, prefixed with what (""
+ * or e.g. "merge: "), and exit 1. */
+void cmd_load(struct pset *s, char *const *files, size_t n, const char *what);
 
 #endif

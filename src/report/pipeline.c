@@ -206,6 +206,17 @@ static char *field(const char *s, char **tmp)
 	return *tmp = esc_dup(s);
 }
 
+/* "0x" and v in hex in buf (24 bytes), or "" if !have, as sym prints
+ * its optional columns. */
+static char *hex_or_empty(char *buf, int have, uint64_t v)
+{
+	if (have)
+		snprintf(buf, 24, "0x%llx", (unsigned long long)v);
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
 int pipeline_sum(const struct pset *s, const struct view *v, FILE *out, const struct sum_opts *o, struct error *e)
 {
 	struct sum_keys k;
@@ -287,20 +298,8 @@ int pipeline_sum(const struct pset *s, const struct view *v, FILE *out, const st
 				case COL_TID: snprintf(vals[i] = num[i], 24, "%u", t ? t->tid : 0); break;
 				case COL_THREAD: vals[i] = field(t ? t->name : "?", &tmp[i]); break;
 				case COL_FUNCTION: vals[i] = sc.function ? field(sc.function, &tmp[i]) : "[unknown]"; break;
-				case COL_FUNCTION_OFFSET:
-					vals[i] = num[i];
-					if (sc.function)
-						snprintf(num[i], 24, "0x%llx", (unsigned long long)sc.function_offset);
-					else
-						num[i][0] = '\0';
-					break;
-				case COL_ADDRESS:
-					vals[i] = num[i];
-					if (sc.has_address)
-						snprintf(num[i], 24, "0x%llx", (unsigned long long)sc.address);
-					else
-						num[i][0] = '\0';
-					break;
+				case COL_FUNCTION_OFFSET: vals[i] = hex_or_empty(num[i], sc.function != NULL, sc.function_offset); break;
+				case COL_ADDRESS: vals[i] = hex_or_empty(num[i], sc.has_address, sc.address); break;
 				case COL_FILE: vals[i] = line ? field(sl.file, &tmp[i]) : "[unknown]"; break;
 				case COL_LINE: snprintf(vals[i] = num[i], 24, "%d", line ? sl.line : 0); break;
 				case COL_INLINE: vals[i] = line ? field(sl.inlined, &tmp[i]) : ""; break;
