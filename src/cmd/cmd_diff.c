@@ -274,7 +274,9 @@ int cmd_diff(int argc, char **argv)
 	if (nbase == 0 || nnew == 0)
 		return usage_exit(usage, 0);
 	const struct view *v = view_find(by);
-	if (v == NULL)
+	/* the views that have rows to match; thread and process do not
+	 * (thread ids and pids differ between runs) */
+	if (v == NULL || strcmp(by, "thread") == 0 || strcmp(by, "process") == 0)
 		die_usage("diff: unknown --by '%s' (function, module, address, line or file)", by);
 
 	char *keystr = xstrdup(diff_keys(by)), *keys[16], *save = NULL;

@@ -50,6 +50,8 @@ expect 2 report --callers
 expect 2 sum --by=galaxy g.tsv
 expect 2 sum g.tsv
 expect 2 diff --by=galaxy g.pct g.pct
+expect 2 diff --by=thread g.pct g.pct
+expect 2 diff --by=process g.pct g.pct
 expect 2 diff --format=xml g.pct g.pct
 expect 2 diff --alpha=abc g.pct g.pct
 expect 2 diff --alpha=2 g.pct g.pct
