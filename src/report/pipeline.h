@@ -46,8 +46,9 @@ struct sum_opts;
  * stages.  Each row's key columns are made from the samples as the
  * stages would print them (escaped, the same formats), and the samples go
  * module by module in dump's order of modules, so that each module's ELF
- * file is opened once, in the order sym opens them (its warnings come in
- * the same order).  A
+ * file is opened once, in the order sym opens them (the warnings of
+ * opening them come in the same order; with the line view, a module's
+ * line warnings now follow its own rather than all of sym's).  A
  * "samples" key (dump's rows merged across files) takes the text route.
  * Memory: 8 bytes per sample beyond the profiles, and the rows of the
  * sum.  Returns 0, or -1 with *e set as stage_sum sets it ("pipeline" as
