@@ -23,7 +23,7 @@ int cmd_sum(int argc, char **argv);
 int cmd_sym(int argc, char **argv);
 
 struct pset;
-/* What the commands share (pct.c): load the profiles files[0..n) into
+/* What the commands share (common.c): load the profiles files[0..n) into
  * *s (pset_load), or print pset_load's message, prefixed with what (""
  * or e.g. "merge: "), and exit 1. */
 void cmd_load(struct pset *s, char *const *files, size_t n, const char *what);

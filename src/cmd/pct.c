@@ -9,7 +9,6 @@
 
 #include "commands.h"
 #include "escape.h"
-#include "pset.h"
 #include "util.h"
 
 #define PCT_VERSION_STRING "0.1.0"
@@ -57,13 +56,6 @@ static const struct command *command_find(const char *name)
 /* Run a command, as git's run_builtin() does: the command returns its
  * exit status; if that is 0, what it wrote to stdout must have reached
  * its file, or pct exits 1 saying so (finish_stdout). */
-void cmd_load(struct pset *s, char *const *files, size_t n, const char *what)
-{
-	char err[512];
-	if (pset_load(s, files, n, err, sizeof err) != 0)
-		die("%s%s", what, err);
-}
-
 static int run_command(const struct command *c, int argc, char **argv)
 {
 	int status = c->fn(argc, argv);
