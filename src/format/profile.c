@@ -301,27 +301,54 @@ struct stack_src {
 	const char *mem;
 	int fd;
 	uint64_t off, used;
-	uint64_t have, cap;
+	uint64_t have;
 };
+
+/*
+ * The buffer for the region's used bytes: an anonymous mapping asked to be
+ * backed by transparent huge pages (madvise(2), MADV_HUGEPAGE), 2 MiB
+ * aligned.  The stack copies are most of a -g profile (~3 KiB a sample),
+ * and faulting them in 4 KiB pages cost most of the time of reading one:
+ * 330 MB read in 1.1 s of system time with 4 KiB pages, 0.15 s with huge
+ * pages, on this project's 2-CPU VM.  The pages are touched only as far as
+ * the records are read.
+ */
+#define STACK_BUF_ALIGN ((size_t)2 << 20)
+static int stacks_buffer(struct profile *p, uint64_t used)
+{
+	if (used > SIZE_MAX - 2 * STACK_BUF_ALIGN) {
+		errno = ENOMEM;
+		return -1;
+	}
+	size_t len = ((size_t)used + STACK_BUF_ALIGN - 1) / STACK_BUF_ALIGN * STACK_BUF_ALIGN + STACK_BUF_ALIGN;
+	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (m == MAP_FAILED)
+		return -1;
+	char *at = (char *)(((uintptr_t)m + STACK_BUF_ALIGN - 1) & ~(uintptr_t)(STACK_BUF_ALIGN - 1));
+#ifdef MADV_HUGEPAGE
+	(void)madvise(at, len - (size_t)(at - (char *)m), MADV_HUGEPAGE);  /* a hint: 4 KiB pages else */
+#endif
+	p->stackmap = m;
+	p->stackmap_len = len;
+	p->stackdata = at;
+	return 0;
+}
 
 /* Make the first n (<= used) bytes of the region readable in stackdata. */
 static int stacks_fetch(struct profile *p, struct stack_src *s, uint64_t n)
 {
 	if (n <= s->have)
 		return 0;
+	if (p->stackmap == NULL && stacks_buffer(p, s->used) != 0)
+		return -1;
 	if (s->mem) {
-		p->stackdata = xmalloc(s->used);
 		memcpy(p->stackdata, s->mem, s->used);
-		s->have = s->cap = s->used;
+		s->have = s->used;
 		return 0;
 	}
 	uint64_t want = n - s->have < (1u << 20) ? s->have + (1u << 20) : n;  /* 1 MiB at least */
 	if (want > s->used)
 		want = s->used;
-	if (want > s->cap) {
-		p->stackdata = xrealloc(p->stackdata, want);
-		s->cap = want;
-	}
 	if (read_all(s->fd, p->stackdata + s->have, want - s->have, (off_t)(s->off + s->have)) != 0)
 		return -1;
 	s->have = want;
@@ -696,7 +723,8 @@ void profile_free(struct profile *p)
 	free(p->command);
 	free(p->threads);
 	free(p->stacks);
-	free(p->stackdata);
+	if (p->stackmap)
+		munmap(p->stackmap, p->stackmap_len);
 	free(p->file);
 	memset(p, 0, sizeof *p);
 }

@@ -65,7 +65,9 @@ struct profile {
 	size_t nthreads;
 	struct profile_stack *stacks;  /* call stacks, if recorded with -g */
 	size_t nstacks;
-	char *stackdata;               /* what stacks[] point into */
+	char *stackdata;               /* what stacks[] point into: in stackmap */
+	void *stackmap;                /* an anonymous mapping of stackmap_len bytes, or NULL */
+	size_t stackmap_len;
 	char *cmdline;                 /* argv joined by spaces */
 	char *command;                 /* base name of argv[0], or "?" */
 	uint64_t total;                /* sum of samples[].count */
