@@ -1,5 +1,6 @@
 /*
- * callstack.c - unwinding -g stack records with libdwfl, and folding them.
+ * callstack.c - unwinding -g stack records with the modules' CFI, and
+ * folding them.
  *
  * One Dwfl per profile holds its modules at the addresses the process had
  * them (load bias = mapping start - link-time address of the mapped file
@@ -8,8 +9,20 @@
  * copy; dwfl_getthread_frames then walks the CFI.  The Dwfl is attached
  * once and reused for every record of the profile: each call starts a
  * fresh thread state from set_initial_registers.
+ *
+ * On x86_64 the frames are first walked by a cached step (struct rule):
+ * libdw's CFI rules of each PC, asked of dwarf_cfi_addrframe once per
+ * profile, then applied to each stack as libdwfl's frame_unwind.c applies
+ * them.  Only the plain rules are cached (CFA = register + offset; each
+ * register undefined, same value, or saved at or equal to CFA + offset);
+ * a stack that meets anything else (no CFI, a signal frame, a DWARF
+ * expression, an unreadable return address, an initial PC of 0) is
+ * unwound again from its start by libdwfl, so the frames are libdwfl's in
+ * every case.  $PCT_UNWIND=libdwfl unwinds every stack with libdwfl (the
+ * reference the cached step is tested against, e2e 36).
  */
 #define _GNU_SOURCE
+#include <dwarf.h>
 #include <elf.h>
 #include <elfutils/libdwfl.h>
 #include <stdio.h>
@@ -25,6 +38,20 @@
 #include "u64map.h"
 #include "util.h"
 
+/* The CFI rules of one PC, x86_64 (System V psABI DWARF numbers: 0-15
+ * the general registers, 16 the return address). */
+#define RULE_NREGS 17
+#define RULE_RA 16
+enum { REG_UNSET, REG_SAME, REG_AT_CFA, REG_IS_CFA };
+struct rule {
+	int plain;                     /* 0: unwind this stack with libdwfl */
+	uint8_t cfa_reg;               /* CFA = cfa_reg + cfa_off */
+	int64_t cfa_off;
+	uint8_t how[RULE_NREGS];       /* REG_*: undefined (or an error), same value,
+					  saved at CFA + off, or equal to CFA + off */
+	int64_t off[RULE_NREGS];
+};
+
 struct unwinder {
 	Dwfl *dwfl;
 	const struct profile *p;
@@ -32,6 +59,10 @@ struct unwinder {
 	uint64_t pcs[CALLSTACK_MAX_FRAMES];
 	size_t n;
 	int ended;                     /* a frame returned to address 0 */
+	int cached;                    /* the cached step may be tried (x86_64) */
+	struct u64map rule_at;         /* CFI lookup address -> index in rules + 1 */
+	struct rule *rules;
+	size_t nrules, caprules;
 };
 
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_arg)
@@ -141,6 +172,140 @@ static Dwfl *unwinder_dwfl(struct unwinder *u, const struct pset *s, size_t prof
 		return NULL;
 	}
 	return dwfl;
+}
+
+/* The rules at lookup address pc as libdwfl's handle_cfi finds them:
+ * .eh_frame first, then .debug_frame. */
+static void rule_find(struct unwinder *u, uint64_t pc, struct rule *r)
+{
+	memset(r, 0, sizeof *r);
+	Dwfl_Module *mod = dwfl_addrmodule(u->dwfl, pc);
+	if (mod == NULL)
+		return;
+	Dwarf_Addr bias;
+	Dwarf_Frame *frame = NULL;
+	Dwarf_CFI *cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (cfi == NULL || dwarf_cfi_addrframe(cfi, pc - bias, &frame) != 0) {
+		frame = NULL;
+		cfi = dwfl_module_dwarf_cfi(mod, &bias);
+		if (cfi == NULL || dwarf_cfi_addrframe(cfi, pc - bias, &frame) != 0)
+			return;
+	}
+	Dwarf_Addr start, end;
+	bool signal = false;
+	Dwarf_Op *ops, mem[3];
+	size_t nops;
+	if (dwarf_frame_info(frame, &start, &end, &signal) != RULE_RA || signal ||
+	    dwarf_frame_cfa(frame, &ops, &nops) != 0 || nops != 1)
+		goto out;
+	if (ops[0].atom == DW_OP_bregx && ops[0].number < RULE_NREGS) {
+		r->cfa_reg = (uint8_t)ops[0].number;
+		r->cfa_off = (int64_t)ops[0].number2;
+	} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom < DW_OP_breg0 + RULE_NREGS) {
+		r->cfa_reg = (uint8_t)(ops[0].atom - DW_OP_breg0);
+		r->cfa_off = (int64_t)ops[0].number;
+	} else {
+		goto out;
+	}
+	for (unsigned reg = 0; reg < RULE_NREGS; reg++) {
+		if (dwarf_frame_register(frame, (int)reg, mem, &ops, &nops) != 0) {
+			if (reg == RULE_RA)
+				goto out;
+			r->how[reg] = REG_UNSET;
+		} else if (nops == 0) {
+			if (ops != NULL && ops != mem)
+				goto out;
+			r->how[reg] = ops == NULL ? REG_SAME : REG_UNSET;  /* mem: undefined */
+		} else if (ops[0].atom == DW_OP_call_frame_cfa) {
+			size_t k = 1;
+			if (k < nops && ops[k].atom == DW_OP_plus_uconst)
+				r->off[reg] = (int64_t)ops[k++].number;
+			r->how[reg] = REG_AT_CFA;
+			if (k < nops && ops[k].atom == DW_OP_stack_value) {
+				r->how[reg] = REG_IS_CFA;
+				k++;
+			}
+			if (k != nops)
+				goto out;
+		} else {
+			goto out;
+		}
+	}
+	r->plain = 1;
+out:
+	free(frame);
+}
+
+static const struct rule *rule_at(struct unwinder *u, uint64_t pc)
+{
+	uint64_t *v = u64map_slot(&u->rule_at, pc);
+	if (*v == 0) {
+		grow(&u->rules, &u->caprules, u->nrules + 1, sizeof *u->rules);
+		rule_find(u, pc, &u->rules[u->nrules]);
+		*v = ++u->nrules;
+	}
+	return &u->rules[*v - 1];
+}
+
+/*
+ * Walk the current record with the cached rules, as dwfl_getthread_frames
+ * would: the first frame's PC as sampled, each caller's as its return
+ * address - 1.  Returns 1 when the walk ended at the root (the return
+ * address undefined or 0), 0 when it stopped at CALLSTACK_MAX_FRAMES, and
+ * -1 when a rule is not plain or a register it needs is not known: then
+ * libdwfl must unwind this stack.
+ */
+static int unwind_cached(struct unwinder *u)
+{
+	const struct profile_stack *rec = u->cur;
+	uint64_t val[RULE_NREGS], next[RULE_NREGS];
+	uint32_t known = (1u << RULE_RA) - 1, now;   /* registers 0-15; the PC apart */
+	uint64_t pc = rec->regs[RULE_NREGS - 1];
+	memcpy(val, rec->regs, RULE_RA * sizeof *val);
+	val[RULE_RA] = 0;
+	if (pc == 0)
+		return -1;
+	for (u->n = 0;;) {
+		uint64_t at = u->n == 0 ? pc : pc - 1;
+		const struct rule *r = rule_at(u, at);
+		if (!r->plain)
+			return -1;
+		u->pcs[u->n++] = at;
+		if (u->n == CALLSTACK_MAX_FRAMES)
+			return 0;
+		if (!(known >> r->cfa_reg & 1))
+			return -1;
+		uint64_t cfa = val[r->cfa_reg] + (uint64_t)r->cfa_off;
+		now = 0;
+		for (unsigned reg = 0; reg < RULE_NREGS; reg++) {
+			uint64_t a = cfa + (uint64_t)r->off[reg];
+			switch (r->how[reg]) {
+			case REG_SAME:
+				next[reg] = val[reg];
+				now |= known & (1u << reg);
+				break;
+			case REG_IS_CFA:
+				next[reg] = a;
+				now |= 1u << reg;
+				break;
+			case REG_AT_CFA:
+				if (a >= rec->sp && a - rec->sp <= rec->stack_len && rec->stack_len - (a - rec->sp) >= 8) {
+					memcpy(&next[reg], rec->stack + (a - rec->sp), 8);
+					now |= 1u << reg;
+				}
+				break;
+			}
+		}
+		if (r->how[RULE_RA] == REG_UNSET)
+			return 1;              /* the outermost frame */
+		if (!(now >> RULE_RA & 1))
+			return -1;             /* libdwfl versions differ here */
+		if (next[RULE_RA] == 0)
+			return 1;
+		pc = next[RULE_RA];
+		memcpy(val, next, sizeof val);
+		known = now;
+	}
 }
 
 int callstack_present(const struct pset *s)
@@ -269,6 +434,8 @@ uint64_t callstack_each(const struct pset *s, void (*fn)(const struct cs_stack *
 	uint64_t total = 0, nstacks = 0;
 	struct cs_frame frames[CALLSTACK_MAX_FRAMES];
 	struct progress pr;
+	const char *how = getenv("PCT_UNWIND");
+	int only_libdwfl = how && strcmp(how, "libdwfl") == 0;
 	for (size_t prof = 0; prof < s->nprofiles; prof++)
 		nstacks += s->profiles[prof].nstacks;
 	progress_begin(&pr, nstacks);
@@ -280,14 +447,21 @@ uint64_t callstack_each(const struct pset *s, void (*fn)(const struct cs_stack *
 		struct locator l = { s, prof, xcalloc(p->nmodules ? p->nmodules : 1, sizeof *l.st), { 0 }, NULL, 0, 0 };
 		u->p = p;
 		Dwfl *dwfl = p->hdr.stack_regs >= 2 ? unwinder_dwfl(u, s, prof) : NULL;
+		u->dwfl = dwfl;
+		u->cached = !only_libdwfl && p->hdr.stack_machine == EM_X86_64 && p->hdr.stack_regs == RULE_NREGS;
 		for (size_t i = 0; i < p->nstacks; i++) {
 			const struct profile_stack *rec = &p->stacks[i];
 			int rc = -1;
 			u->cur = rec;
 			u->n = 0;
 			u->ended = 0;
-			if (dwfl)
+			int fast = u->cached && dwfl ? unwind_cached(u) : -1;
+			if (fast >= 0) {
+				rc = fast ? 0 : DWARF_CB_ABORT;
+			} else if (dwfl) {
+				u->n = 0;
 				rc = dwfl_getthread_frames(dwfl, 1, frame_cb, u);
+			}
 			int rooted = u->n > 0 && (rc == 0 || u->ended);
 			if (u->n == 0 && p->hdr.stack_regs >= 2)  /* at least the sampled PC */
 				u->pcs[u->n++] = rec->regs[p->hdr.stack_regs - 1];
@@ -300,6 +474,8 @@ uint64_t callstack_each(const struct pset *s, void (*fn)(const struct cs_stack *
 		}
 		if (dwfl)
 			dwfl_end(dwfl);
+		u64map_free(&u->rule_at);
+		free(u->rules);
 		free(u);
 		free(l.st);
 		free(l.found);

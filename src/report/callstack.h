@@ -7,6 +7,9 @@
  * dwfl_getthread_frames) over the modules' CFI, .eh_frame or
  * .debug_frame, with the stack copy as the only memory: what perf does for
  * --call-graph=dwarf.  So code built without frame pointers unwinds too.
+ * On x86_64 the plain CFI rules of each PC are cached and applied by
+ * callstack.c itself; any other stack is left to libdwfl, so the frames
+ * are libdwfl's either way ($PCT_UNWIND=libdwfl: libdwfl for every stack).
  */
 #ifndef PCT_CALLSTACK_H
 #define PCT_CALLSTACK_H
