@@ -120,15 +120,6 @@ static size_t shown_rows(const struct agg *a, const struct sum_opts *o)
 	return rows;
 }
 
-/* Row i's share and its 95% Wilson interval, in percent. */
-static void row_share(const struct agg *a, size_t i, double *pct, double *lo, double *hi)
-{
-	*pct = a->total ? 100.0 * (double)a->rows[i].samples / (double)a->total : 0;
-	stats_wilson(a->rows[i].samples, a->total, STATS_Z95, lo, hi);
-	*lo *= 100;
-	*hi *= 100;
-}
-
 /* The text form of a key value: module paths print as base names.  It is
  * printed escaped (escape.h), and its width is the escaped form's. */
 static const char *shown(const char *key, const char *value)
@@ -144,6 +135,43 @@ static long long row_total(const struct agg *a, size_t i, char **keys, const str
 		return -1;
 	long r = agg_find(o->totals, a->rows[i].key);
 	return r < 0 ? 0 : (long long)o->totals->rows[r].samples;
+}
+
+/* Does the table of rows [0, rows) carry the total columns (row_total)? */
+static int has_totals(const struct agg *a, char **keys, size_t rows, const struct sum_opts *o)
+{
+	return rows && row_total(a, 0, keys, o) >= 0;
+}
+
+/* What the text and the TSV print of a row: counts in samples, the rest
+ * in percent. */
+struct row_figures {
+	uint64_t samples;              /* the row's samples */
+	double stderr_samples;         /* their standard error (stats_stderr) */
+	double pct, stderr_pct;        /* their share of a->total and its standard error */
+	double lo, hi;                 /* the share's 95% Wilson interval */
+	double cum;                    /* the share of the rows up to this one */
+	long long total;               /* with totals: its function's total samples; else 0 */
+	double total_pct;              /* total's share of o->totals_of; 0 without one */
+};
+
+/* Row i's figures into *f, the rows being printed in order from 0 with f
+ * zeroed before the first: f->cum is the share of the rows before i on
+ * entry and of those up to i on return.  totals as has_totals says.  No
+ * errors. */
+static void row_figures(const struct agg *a, size_t i, char **keys, const struct sum_opts *o, int totals,
+			struct row_figures *f)
+{
+	f->samples = a->rows[i].samples;
+	f->stderr_samples = stats_stderr(f->samples);
+	f->pct = a->total ? 100.0 * (double)f->samples / (double)a->total : 0;
+	f->stderr_pct = stats_stderr_percent(f->samples, a->total);
+	stats_wilson(f->samples, a->total, STATS_Z95, &f->lo, &f->hi);
+	f->lo *= 100;
+	f->hi *= 100;
+	f->cum += f->pct;
+	f->total = totals ? row_total(a, i, keys, o) : 0;
+	f->total_pct = totals && o->totals_of ? 100.0 * (double)f->total / (double)o->totals_of : 0.0;
 }
 
 /* Is key a function name (shortened in text unless --full-names)? */
@@ -221,7 +249,7 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 		}
 		u64map_free(&memo);
 	}
-	int totals = rows && row_total(a, 0, keys, o) >= 0;
+	int totals = has_totals(a, keys, rows, o);
 	/* "±" is two bytes of UTF-8 but one column, "+-" two: pad by hand */
 	const char *pm = plus_minus(), *pad = strlen(pm) == 2 && pm[0] == '+' ? "" : " ";
 	int before;                    /* the columns before the keys */
@@ -261,25 +289,21 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 	for (size_t j = 0; j < nk; j++)
 		fprintf(out, "  %-*s", j + 1 < nk ? w[ord[j]] : 0, keys[ord[j]]);
 	fputc('\n', out);
-	double cum = 0;
+	struct row_figures f = { 0 };
 	for (size_t i = 0; i < rows; i++) {
-		const struct agg_row *r = &a->rows[i];
-		double pct, lo, hi;
-		row_share(a, i, &pct, &lo, &hi);
-		cum += pct;
-		const char *few = r->samples < SUM_FEW_SAMPLES ? "?" : " ";
-		long long t = totals ? row_total(a, i, keys, o) : 0;
-		double tp = totals && o->totals_of ? 100.0 * (double)t / (double)o->totals_of : 0.0;
+		row_figures(a, i, keys, o, totals, &f);
+		const char *few = f.samples < SUM_FEW_SAMPLES ? "?" : " ";
 		if (o->long_columns) {
 			fprintf(out, "%s%9llu %7.0f %6.2f%% %5.2f%% [%5.2f, %5.2f] %6.2f%%", few,
-				(unsigned long long)r->samples, stats_stderr(r->samples), pct,
-				stats_stderr_percent(r->samples, a->total), lo, hi, cum);
+				(unsigned long long)f.samples, f.stderr_samples, f.pct, f.stderr_pct, f.lo, f.hi,
+				f.cum);
 			if (totals)
-				fprintf(out, " %9lld %6.2f%%", t, tp);
+				fprintf(out, " %9lld %6.2f%%", f.total, f.total_pct);
 		} else {
-			fprintf(out, "%s%6.2f%% [%5.1f,%5.1f] %7llu", few, pct, lo, hi, (unsigned long long)r->samples);
+			fprintf(out, "%s%6.2f%% [%5.1f,%5.1f] %7llu", few, f.pct, f.lo, f.hi,
+				(unsigned long long)f.samples);
 			if (totals)
-				fprintf(out, " %6.2f%%", tp);
+				fprintf(out, " %6.2f%%", f.total_pct);
 		}
 		for (size_t j = 0; j < nk; j++) {
 			const char *val = cell[i * nk + ord[j]];
@@ -298,7 +322,7 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 	free(made.s);
 	free(cell);
 	if (rows < a->nrows) {
-		fprintf(out, "# %zu more rows, %.2f%% of the samples", a->nrows - rows, 100.0 - cum);
+		fprintf(out, "# %zu more rows, %.2f%% of the samples", a->nrows - rows, 100.0 - f.cum);
 		if (rows < a->nrows && a->rows[rows].samples < o->min_samples)
 			fprintf(out, " (rows of fewer than %llu samples hidden)", (unsigned long long)o->min_samples);
 		fputc('\n', out);
@@ -313,27 +337,22 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 static void print_tsv(FILE *out, const struct agg *a, char **keys, size_t rows, const struct sum_opts *o)
 {
 	fprintf(out, "samples\tstderr\tpercent\tstderr_percent\tci_low\tci_high\tcum_percent");
-	int totals = rows && row_total(a, 0, keys, o) >= 0;
+	int totals = has_totals(a, keys, rows, o);
 	if (totals)
 		fprintf(out, "\ttotal\ttotal_percent");
 	for (size_t k = 0; k < a->nkeys; k++)
 		fprintf(out, "\t%s", keys[k]);
 	fputc('\n', out);
-	double cum = 0;
+	struct row_figures f = { 0 };
 	for (size_t i = 0; i < rows; i++) {
-		const struct agg_row *r = &a->rows[i];
-		double pct, lo, hi;
-		row_share(a, i, &pct, &lo, &hi);
-		cum += pct;
-		fprintf(out, "%llu\t%.3f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f", (unsigned long long)r->samples,
-			stats_stderr(r->samples), pct, stats_stderr_percent(r->samples, a->total), lo, hi, cum);
-		if (totals) {
-			long long t = row_total(a, i, keys, o);
-			fprintf(out, "\t%lld\t%.4f", t, o->totals_of ? 100.0 * (double)t / (double)o->totals_of : 0.0);
-		}
+		row_figures(a, i, keys, o, totals, &f);
+		fprintf(out, "%llu\t%.3f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f", (unsigned long long)f.samples,
+			f.stderr_samples, f.pct, f.stderr_pct, f.lo, f.hi, f.cum);
+		if (totals)
+			fprintf(out, "\t%lld\t%.4f", f.total, f.total_pct);
 		for (size_t k = 0; k < a->nkeys; k++) {
 			fputc('\t', out);
-			esc_fputs(r->key[k], out);
+			esc_fputs(a->rows[i].key[k], out);
 		}
 		fputc('\n', out);
 	}
