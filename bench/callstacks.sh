@@ -21,15 +21,16 @@
 # that build's report of the same profile too (before/after a change).
 # usage: bench/callstacks.sh [SECONDS]   (default 8: ~10^5 stacks)
 #
-# Seen here (2 CPUs shared with other jobs, load average 8-11, so wall
-# times move by 2x from run to run; compare CPU times), PCT_BASE being the
-# build before the stack caches of callstack.c, `bench/callstacks.sh 6`:
-#   pct report            98228 stacks, 296 MB profile: 3.52 s CPU, 310 MB
-#   pct report (before)   98228 stacks:                 3.90 s CPU, 316 MB
-#   pct dump (reading)    98228 stacks:                 1.97 s CPU, 293 MB
-#   perf report --children (fp), 119013 stacks: 14.15 s CPU, 1884 MB
-# pct reads its profile (the stack copies, ~3 KB a sample) in more than
-# half of its time; libdwfl's unwinding takes most of the rest.
+# Seen here (2 CPUs, otherwise idle), `PCT_BASE=<d14e65d's pct>
+# bench/callstacks.sh 6`, PCT_BASE being the build before the stack region
+# was read into huge pages (profile.c) and before the cached CFI rules
+# (callstack.c):
+#   pct report            109785 stacks, 342 MB profile: 0.31 s CPU, 355 MB
+#                         (343,078 stacks/s of wall time)
+#   pct report (before)   109785 stacks:                 2.76 s CPU, 353 MB
+#   pct dump (reading)    109785 stacks:                 0.13 s CPU, 339 MB
+#   perf report --children (fp), 119319 stacks: 18.05 s CPU, 2060 MB
+#   pct/perf, stacks per second: 52.0x of wall time, 53.6x of CPU time
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/deps.sh" bench
