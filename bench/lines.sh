@@ -27,7 +27,9 @@ secs() { local t0 t1; t0=$(date +%s%N); "$@" >/dev/null 2>&1; t1=$(date +%s%N); 
 read -r off size < <(readelf -SW "$BIN" | awk '$2 == ".text" { print $5, $6 }')
 lo=$((16#$off)); hi=$((lo + 16#$size))
 "$MK" --random big.pct "$BIN" $lo $hi 100000 1000000 1
-"$P" dump big.pct | "$P" sym | awk -F'\t' '!/^#/ && $7 ~ /^0x/ { print $7 }' >addrs
+# the column named address (sym's), found by its header
+addr_col='!/^#/ && !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next } !/^#/ && $c["address"] ~ /^0x/'
+"$P" dump big.pct | "$P" sym | awk -F'\t' "$addr_col"' { print $c["address"] }' >addrs
 secs "$P" report --by=line big.pct >/dev/null
 t_pct=$(secs "$P" report --by=line big.pct)
 t_fn=$(secs "$P" report --by=function big.pct)
@@ -56,7 +58,7 @@ perf script -i perf.data -F comm,ip,sym,dso 2>/dev/null | awk -v comm="${comm:0:
 		got = 1; n[dso "\t\t0x" $1]++ }
 	END { print "module\tbuild_id\toffset\tsamples"; for (k in n) print k "\t" n[k] }' >perf-dump.tsv
 "$MK" real.pct <perf-dump.tsv
-"$P" dump real.pct | "$P" sym 2>/dev/null | awk -F'\t' '!/^#/ && $7 ~ /^0x/ && $1 ~ /python/ { print $7 }' >raddrs
+"$P" dump real.pct | "$P" sym 2>/dev/null | awk -F'\t' "$addr_col"' && $c["module"] ~ /python/ { print $c["address"] }' >raddrs
 secs perf report -i perf.data --no-children --sort srcline --stdio >/dev/null
 t_perf=$(secs perf report -i perf.data --no-children --sort srcline --stdio)
 t_pct2=$(secs "$P" report --by=line real.pct)
