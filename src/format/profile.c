@@ -253,14 +253,24 @@ struct slot {
 	struct pct_entry e;
 };
 
-static int read_table(struct profile *p, const struct slot *slots, size_t n, const char *file, char *err,
+/*
+ * The samples of the table's used slots.  They are made in place, over
+ * the slots (a sample, 24 bytes, is smaller than a slot, 32: sample k is
+ * written only after slots 0..k are read), and *slots becomes
+ * p->samples: a second array as large would cost its page faults again
+ * (10^7 samples: 240 MB).  On an error *slots is left to the caller.
+ */
+static int read_table(struct profile *p, struct slot **slots, size_t n, const char *file, char *err,
 		      size_t errlen)
 {
-	size_t cap = 0;
+	_Static_assert(sizeof(struct profile_sample) <= sizeof(struct slot), "samples are made over the slots");
+	char *buf = (char *)*slots;
 
 	for (size_t k = 0; k < n; k++) {
-		const struct pct_entry *e = &slots[k].e;
-		unsigned long long i = (unsigned long long)slots[k].index;
+		struct slot sl;
+		memcpy(&sl, buf + k * sizeof sl, sizeof sl);
+		const struct pct_entry *e = &sl.e;
+		unsigned long long i = (unsigned long long)sl.index;
 		uint32_t mod = (uint32_t)(e->key >> PCT_KEY_MODULE_SHIFT);
 		struct profile_sample s = { .offset = e->key & PCT_KEY_OFFSET_MASK, .count = e->count };
 		uint64_t thread = e->ctx & PCT_CTX_THREAD_MASK;
@@ -281,9 +291,11 @@ static int read_table(struct profile *p, const struct slot *slots, size_t n, con
 		if (p->total + s.count < p->total)
 			return fail(err, errlen, file, "sample counts overflow 64 bits");
 		p->total += s.count;
-		grow(&p->samples, &cap, p->nsamples + 1, sizeof *p->samples);
-		p->samples[p->nsamples++] = s;
+		memcpy(buf + k * sizeof s, &s, sizeof s);
 	}
+	p->samples = xrealloc(buf, n * sizeof *p->samples);
+	p->nsamples = n;
+	*slots = NULL;
 	return 0;
 }
 
@@ -433,7 +445,7 @@ struct parts {
 	const struct pct_module *modules;  /* modules_count records */
 	const char *pool;                  /* strings_used bytes */
 	const struct pct_thread *threads;  /* threads_max records */
-	const struct slot *slots;          /* the table's used slots */
+	struct slot *slots;                /* the table's used slots (malloc'd; taken by read_table) */
 	size_t nslots;
 	struct stack_src stacks;
 };
@@ -450,7 +462,7 @@ static int assemble(struct profile *p, struct parts *r, const char *name, char *
 	if (read_modules(p, pool, name, err, errlen, r->modules) != 0)
 		return -1;
 	read_threads(p, r->threads);
-	if (read_table(p, r->slots, r->nslots, name, err, errlen) != 0 ||
+	if (read_table(p, &r->slots, r->nslots, name, err, errlen) != 0 ||
 	    read_stacks(p, &r->stacks, name, err, errlen) != 0)
 		return -1;
 	p->cmdline = xmalloc(p->hdr.cmdline_len + 1);
@@ -498,15 +510,16 @@ int profile_parse(const char *name, const void *data, size_t size, struct profil
 	r.modules = (const struct pct_module *)(buf + p->hdr.modules_offset);
 	r.pool = buf + p->hdr.strings_offset;
 	r.threads = (const struct pct_thread *)(buf + p->hdr.threads_offset);
-	r.slots = slots;
+	r.slots = slots;               /* r owns them now */
+	slots = NULL;
 	r.stacks.mem = buf + p->hdr.stacks_offset;
 	r.stacks.used = stacks_used(&p->hdr);
 	if (assemble(p, &r, name, err, errlen) != 0)
 		goto bad;
-	free(slots);
 	return 0;
 bad:
 	free(slots);
+	free(r.slots);                 /* read_table took them, unless it failed */
 	profile_free(p);
 	return -1;
 }
@@ -689,12 +702,14 @@ int profile_read_fd(int fd, uint64_t size, const char *file, struct profile *p, 
 	r.modules = mods;
 	r.pool = pool;
 	r.threads = threads;
-	r.slots = slots;
+	r.slots = slots;               /* r owns them now */
+	slots = NULL;
 	rc = assemble(p, &r, file, err, errlen);
 out:
 	if (rc != 0)
 		profile_free(p);
 	free(slots);
+	free(r.slots);                 /* read_table took them, unless it failed */
 	free(mods);
 	free(pool);
 	free(threads);
