@@ -70,7 +70,7 @@ static struct target *hot_functions(const struct pset *s, const struct pset_addr
 	for (size_t i = 0; i < n; i++) {
 		const struct pset_module *g = &s->mods[v[i].module];
 		struct symbol sym;
-		if (symtab_function_at(symtab_get(g->path, g->build_id, g->build_id_len), v[i].addr, &sym) != 0)
+		if (symtab_function_at(pset_symtab(g), v[i].addr, &sym) != 0)
 			continue;
 		uint64_t key = ((uint64_t)v[i].module << 48) ^ sym.start;
 		uint64_t *slot = u64map_get(&index, key);
@@ -96,7 +96,7 @@ static int find_target(const struct pset *s, const char *spec, struct target *t)
 		dash = strchr(plus, '-');
 	for (uint32_t m = 0; m < s->nmods; m++) {
 		const struct pset_module *g = &s->mods[m];
-		struct symtab *st = symtab_get(g->path, g->build_id, g->build_id_len);
+		struct symtab *st = pset_symtab(g);
 		struct symbol sym;
 		if (dash && (size_t)(plus - spec) == strlen(path_base(g->path)) &&
 		    strncmp(spec, path_base(g->path), (size_t)(plus - spec)) == 0) {
@@ -122,7 +122,7 @@ static void annotate(const struct pset *s, const struct pset_addr *v, size_t n, 
 		     const struct target *t)
 {
 	const struct pset_module *g = &s->mods[t->module];
-	struct symtab *st = symtab_get(g->path, g->build_id, g->build_id_len);
+	struct symtab *st = pset_symtab(g);
 	struct u64map at = { 0 };
 	uint64_t fn_samples = 0, hottest = 0, max_addr = t->start;
 	uint64_t end = t->end;

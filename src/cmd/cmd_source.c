@@ -157,7 +157,7 @@ int cmd_source(int argc, char **argv)
 	for (size_t i = 0; i < l.naddrs; i++) {
 		const struct pset_module *g = &l.set.mods[l.addrs[i].module];
 		struct srcline sl;
-		if (symtab_srcline(symtab_get(g->path, g->build_id, g->build_id_len), l.addrs[i].addr, &sl) == 0)
+		if (symtab_srcline(pset_symtab(g), l.addrs[i].addr, &sl) == 0)
 			add(&files, &nf, &capf, sl.file, sl.line, l.addrs[i].samples);
 	}
 	sort(files, nf, sizeof *files, cmp_files);

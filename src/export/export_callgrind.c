@@ -82,7 +82,7 @@ static void locate(const struct pset *s, uint32_t module, uint64_t addr, int unp
 		pl->fn = pl->buf = xasprintf("%s+0x%" PRIx64, gm->display, addr);
 		return;
 	}
-	struct symtab *st = symtab_get(gm->path, gm->build_id, gm->build_id_len);
+	struct symtab *st = pset_symtab(gm);
 	struct symbol sym;
 	struct srcline sl;
 	if (symtab_function_at(st, addr, &sym) == 0) {
@@ -154,7 +154,7 @@ static uint64_t call_site(const struct pset *s, const struct pset_addr *caller)
 	locate(s, caller->module, caller->addr, 0, &pl);
 	free(pl.buf);
 	if (pl.fn_start <= caller->addr &&
-	    callsite_start(symtab_get(gm->path, gm->build_id, gm->build_id_len), pl.fn_start, caller->addr + 1,
+	    callsite_start(pset_symtab(gm), pl.fn_start, caller->addr + 1,
 			   &call) == 0)
 		return call;
 	return caller->addr;

@@ -61,8 +61,8 @@ int export_gmon(const struct pset *s, FILE *out, char *err, size_t errlen)
 		free(addrs);
 		if (unplaced)
 			snprintf(err, errlen, "%s: the main executable's file cannot be read (%s), so gmon.out "
-				 "cannot place its %llu samples", p0->file, symtab_why(symtab_get(s->mods[exe].path,
-				 s->mods[exe].build_id, s->mods[exe].build_id_len)), (unsigned long long)unplaced);
+				 "cannot place its %llu samples", p0->file, symtab_why(pset_symtab(&s->mods[exe])),
+				 (unsigned long long)unplaced);
 		else
 			snprintf(err, errlen, "%s: no samples in the main executable (%s) to write", p0->file,
 				 s->mods[exe].display);

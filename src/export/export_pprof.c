@@ -155,7 +155,7 @@ static uint64_t location_id(struct pp *pp, uint32_t module, uint64_t addr, int u
 	}
 	l->address = addr + pp->bias[module];
 	const struct pset_module *gm = &pp->s->mods[module];
-	struct symtab *st = symtab_get(gm->path, gm->build_id, gm->build_id_len);
+	struct symtab *st = pset_symtab(gm);
 	struct symbol sym;
 	struct srcline sl;
 	char *buf = NULL;
@@ -254,7 +254,7 @@ static void make_mappings(struct pp *pp)
 			char hex[2 * PCT_BUILD_ID_MAX + 1];
 			mp->build_id = str(pp, build_id_hex(gm->build_id, gm->build_id_len, hex));
 			/* a module whose file cannot be read has addresses only */
-			struct symtab *st = symtab_get(gm->path, gm->build_id, gm->build_id_len);
+			struct symtab *st = pset_symtab(gm);
 			mp->has_functions = mp->has_filenames = mp->has_line_numbers = *symtab_why(st) == '\0';
 			if (symtab_addr(st, m->file_offset, &link) == 0)
 				pp->bias[g] = m->start - link;

@@ -102,6 +102,11 @@ int pset_load(struct pset *s, char *const *files, size_t nfiles, char *err, size
 	return 0;
 }
 
+struct symtab *pset_symtab(const struct pset_module *m)
+{
+	return symtab_get(m->path, m->build_id, m->build_id_len);
+}
+
 uint32_t pset_module_of(const struct pset *s, size_t p, const struct profile_sample *smp)
 {
 	return smp->module == PROFILE_NO_MODULE ? PSET_NO_MODULE : s->modmap[p][smp->module];
@@ -123,7 +128,7 @@ static uint64_t addresses(const struct pset *s, int all, struct pset_addr **out,
 			total += smp->count;
 			if (m != PSET_NO_MODULE) {
 				const struct pset_module *g = &s->mods[m];
-				unplaced = symtab_addr(symtab_get(g->path, g->build_id, g->build_id_len), smp->offset,
+				unplaced = symtab_addr(pset_symtab(g), smp->offset,
 						       &addr) != 0;
 				if (unplaced)
 					addr = smp->offset;

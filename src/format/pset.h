@@ -64,7 +64,14 @@ void pset_free(struct pset *s);
  */
 uint64_t pset_cpu_before_ns(const struct pset *s);
 
+/* The set's module (index in mods) of sample smp of profile p, or
+ * PSET_NO_MODULE. */
 uint32_t pset_module_of(const struct pset *s, size_t p, const struct profile_sample *smp);
+
+/* The symbol table of module m of a set: symtab_get() (symtab.h) of its
+ * path and build-id, never NULL; its warnings and errors are symtab's. */
+struct symtab;
+struct symtab *pset_symtab(const struct pset_module *m);
 
 struct pset_addr {
 	uint32_t module;               /* index in mods, or PSET_NO_MODULE */

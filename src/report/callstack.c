@@ -149,7 +149,7 @@ static Dwfl *unwinder_dwfl(struct unwinder *u, const struct pset *s, size_t prof
 		if (g == PSET_NO_MODULE)
 			continue;
 		const struct pset_module *gm = &s->mods[g];
-		struct symtab *st = symtab_get(gm->path, gm->build_id, gm->build_id_len);
+		struct symtab *st = pset_symtab(gm);
 		uint64_t link;
 		if (*symtab_why(st) || symtab_addr(st, m->file_offset, &link) != 0 ||
 		    symtab_machine(st) != (int)p->hdr.stack_machine)
@@ -348,7 +348,7 @@ static void locate(struct locator *l, uint64_t pc, struct cs_frame *f)
 			return;
 		const struct pset_module *gm = &s->mods[g];
 		if (l->st[i] == NULL)
-			l->st[i] = symtab_get(gm->path, gm->build_id, gm->build_id_len);
+			l->st[i] = pset_symtab(gm);
 		if (symtab_addr(l->st[i], pc - m->start + m->file_offset, &addr) == 0) {
 			f->module = g;
 			f->addr = addr;
@@ -510,7 +510,7 @@ static uint32_t graph_func(struct graph_build *b, const struct cs_frame *f)
 	if (f->module != PSET_NO_MODULE) {
 		const struct pset_module *gm = &s->mods[f->module];
 		if (b->st[m] == NULL)
-			b->st[m] = symtab_get(gm->path, gm->build_id, gm->build_id_len);
+			b->st[m] = pset_symtab(gm);
 		named = symtab_function_at(b->st[m], f->addr, &sym) == 0;
 		name = named ? sym.name : name;
 		start = named ? sym.start : f->addr;
