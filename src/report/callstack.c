@@ -19,7 +19,7 @@
  * expression, an unreadable return address, an initial PC of 0) is
  * unwound again from its start by libdwfl, so the frames are libdwfl's in
  * every case.  $PCT_UNWIND=libdwfl unwinds every stack with libdwfl (the
- * reference the cached step is tested against, e2e 36).
+ * reference the cached step is tested against, e2e 98).
  */
 #define _GNU_SOURCE
 #include <dwarf.h>
@@ -81,14 +81,23 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_arg)
 	return tid == 1;
 }
 
-/* The only memory there is: the stack copy. */
-static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+/* The 8 bytes at addr in record s's stack copy, the only memory there is;
+ * false if they are not all in it. */
+static bool stack_word(const struct profile_stack *s, uint64_t addr, uint64_t *result)
 {
-	(void)dwfl;
-	const struct profile_stack *s = ((struct unwinder *)arg)->cur;
 	if (addr < s->sp || addr - s->sp > s->stack_len || s->stack_len - (addr - s->sp) < sizeof *result)
 		return false;
 	memcpy(result, s->stack + (addr - s->sp), sizeof *result);
+	return true;
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	(void)dwfl;
+	uint64_t w;
+	if (!stack_word(((struct unwinder *)arg)->cur, addr, &w))
+		return false;
+	*result = w;
 	return true;
 }
 
@@ -289,10 +298,8 @@ static int unwind_cached(struct unwinder *u)
 				now |= 1u << reg;
 				break;
 			case REG_AT_CFA:
-				if (a >= rec->sp && a - rec->sp <= rec->stack_len && rec->stack_len - (a - rec->sp) >= 8) {
-					memcpy(&next[reg], rec->stack + (a - rec->sp), 8);
+				if (stack_word(rec, a, &next[reg]))
 					now |= 1u << reg;
-				}
 				break;
 			}
 		}
