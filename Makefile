@@ -27,7 +27,7 @@ GEN     := $(B)/gen
 TOOL_OBJ := $(TOOL_SRC:src/%.c=$(B)/obj/src/%.o) $(B)/obj/gen/profile.pb-c.o
 # the tools' code minus main(), for the unit tests
 CORE_OBJ := $(filter-out $(B)/obj/src/cmd/pct.o,$(TOOL_OBJ))
-TOOL_LIBS := -ldw -ldebuginfod -lelf -lcapstone -lz -lprotobuf-c -liberty -lm
+TOOL_LIBS := -ldw -ldebuginfod -lelf -lcapstone -larchive -lz -lprotobuf-c -liberty -lm
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "modfile.h"
 #include "commands.h"
 #include "escape.h"
 #include "listing.h"
@@ -42,6 +43,7 @@ static const char usage[] =
 	"  -S, --source-dir=DIR look for source files under DIR too\n"
 	"  --source-root=DIR    read source files only under DIR (symlinks and ..\n"
 	"                       resolved; repeatable); others are not shown\n"
+	MODFILE_USAGE
 	"\n"
 	"See pct-annotate(1).\n";
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "modfile.h"
 #include "aggregate.h"
 #include "commands.h"
 #include "diff.h"
@@ -50,6 +51,9 @@ static const char usage[] =
 	"TSV columns: the key, base_samples, new_samples, base_percent,\n"
 	"new_percent, delta, delta_low, delta_high (percentage points), p_value,\n"
 	"q_value, significant.\n"
+	"\n"
+	"Where the modules' files are found (see pct-report(1), FILES):\n"
+	MODFILE_USAGE
 	"\n"
 	"See pct-diff(1).\n";
 
@@ -210,6 +214,7 @@ int cmd_diff(int argc, char **argv)
 		{ "rows", required_argument, NULL, 'n' },
 		{ "long", no_argument, NULL, 'l' },
 		{ "full-names", no_argument, NULL, 'F' },
+		MODFILE_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -256,6 +261,8 @@ int cmd_diff(int argc, char **argv)
 				die_usage("diff: -n wants a number of rows, not '%s'", optarg);
 			break;
 		default:
+			if (modfile_option(c, optarg))
+				break;
 			return usage_exit(usage, c == 'h');
 		}
 	}

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "modfile.h"
 #include "commands.h"
 #include "export.h"
 #include "outfile.h"
@@ -36,6 +37,7 @@ static const char usage[] =
 	"                       written in place; see pct-export(1) for symlinks;\n"
 	"                       - is standard output.  gmon, gperftools and pprof\n"
 	"                       are binary: refused on a terminal without -o\n"
+	MODFILE_USAGE
 	"  -h, --help           show this help\n"
 	"\n"
 	"See pct-export(1).\n";
@@ -57,6 +59,7 @@ int cmd_export(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		MODFILE_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -71,6 +74,8 @@ int cmd_export(int argc, char **argv)
 			outname = optarg;
 			break;
 		default:
+			if (modfile_option(c, optarg))
+				break;
 			return usage_exit(usage, c == 'h');
 		}
 	}

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "modfile.h"
 #include "callstack.h"
 #include "commands.h"
 #include "escape.h"
@@ -39,6 +40,7 @@ static const char usage[] =
 	"                    written in place; see pct-flame(1) for symlinks\n"
 	"  --title=TEXT      the heading (default: the command line)\n"
 	"  --width=PIXELS    image width (default 1200)\n"
+	MODFILE_USAGE
 	"  -h, --help        show this help\n"
 	"\n"
 	"See pct-flame(1).\n";
@@ -183,6 +185,7 @@ int cmd_flame(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "title", required_argument, NULL, 't' },
 		{ "width", required_argument, NULL, 'w' },
+		MODFILE_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -204,6 +207,8 @@ int cmd_flame(int argc, char **argv)
 				die_usage("flame: --width wants 100 to 100000 pixels, not '%s'", optarg);
 			break;
 		default:
+			if (modfile_option(c, optarg))
+				break;
 			return usage_exit(usage, c == 'h');
 		}
 	}

@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 
+#include "modfile.h"
 #include "commands.h"
 #include "stages.h"
 
@@ -18,6 +19,9 @@ static const char usage[] =
 	"the inlined functions holding the address, innermost first, each as\n"
 	"NAME@FILE:LINE with the call site it was inlined at, separated by ';'\n"
 	"(empty if none).\n"
+	"\n"
+	"Where the modules' files are found (see pct-report(1), FILES):\n"
+	MODFILE_USAGE
 	"\n"
 	"See pct-line(1).\n";
 

@@ -27,6 +27,9 @@
 
 #include "commands.h"
 #include "escape.h"
+#include "pack.h"
+#include "pset.h"
+#include "symtab.h"
 #include "infile.h"
 #include "profile.h"
 #include "util.h"
@@ -264,6 +267,20 @@ static int summarize(const char *file, const char *shown, const char *cmd, struc
 	}
 	profile_free(&p);
 	return 1;
+}
+
+/* Put the modules the profile at file needs in the build-id cache, so
+ * that its names outlive a rebuild (pct-cache(1)); warnings only. */
+static void keep_modules(char *file)
+{
+	struct pset s;
+	struct pack_kept k;
+	char err[512];
+	if (pset_load(&s, &file, 1, err, sizeof err) != 0)
+		return;
+	pack_cache(&s, 0, &k);
+	symtab_free_all();
+	pset_free(&s);
 }
 
 /* The events that need perf_event_open: refuse them before running
@@ -622,6 +639,8 @@ int cmd_record(int argc, char **argv)
 		have_main = summarize(file, shown, cmd[0], &run);
 	list_tree(file, shown, have_main, &run);
 	print_coverage(&run, event);
+	if (have_main)
+		keep_modules(file);
 	free(preload);
 	free(shown);
 	free(file);

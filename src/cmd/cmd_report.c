@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "modfile.h"
 #include "callstack.h"
 #include "commands.h"
 #include "escape.h"
@@ -71,6 +72,7 @@ static const char usage[] =
 	"                  FUNC: the exact name, else the name without its\n"
 	"                  parameter list, else a unique prefix, else a POSIX\n"
 	"                  extended regex; several matches are listed (exit 1)\n"
+	MODFILE_USAGE
 	"  -h, --help      show this help\n"
 	"\n"
 	"With -g stacks the function view adds total and total%: the samples whose\n"
@@ -190,7 +192,7 @@ int cmd_report(int argc, char **argv)
 	struct error e = { 0 };
 	const char *by = "function", *graph_fn = NULL;
 	int graph = take_graph_option(&argc, argv, &graph_fn);
-	int first = sum_parse_options(argc, argv, usage, &o, &by, &e);
+	int first = sum_parse_options(argc, argv, usage, 1, &o, &by, &e);
 	if (first < 0)
 		return error_report(&e);
 	const struct view *v = view_find(by);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "modfile.h"
 #include "commands.h"
 #include "escape.h"
 #include "listing.h"
@@ -30,6 +31,7 @@ static const char usage[] =
 	"  -S, --source-dir=DIR look for source files under DIR too\n"
 	"  --source-root=DIR    read source files only under DIR (symlinks and ..\n"
 	"                       resolved; repeatable); others are not shown\n"
+	MODFILE_USAGE
 	"\n"
 	"See pct-source(1).\n";
 

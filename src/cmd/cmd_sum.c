@@ -47,7 +47,7 @@ int cmd_sum(int argc, char **argv)
 	struct sum_opts o;
 	struct error e = { 0 };
 	const char *by = NULL;
-	int first = sum_parse_options(argc, argv, usage, &o, &by, &e), rc;
+	int first = sum_parse_options(argc, argv, usage, 0, &o, &by, &e), rc;
 	if (first < 0)
 		return error_report(&e);
 	if (by == NULL)

@@ -5,6 +5,7 @@
  * the link-time address.
  */
 
+#include "modfile.h"
 #include "commands.h"
 #include "stages.h"
 
@@ -17,6 +18,9 @@ static const char usage[] =
 	"known only from .eh_frame; [unknown] if nothing names the offset),\n"
 	"function_offset (0x-hex from the function's start, or empty) and\n"
 	"address (0x-hex link-time address, as objdump shows it, or empty).\n"
+	"\n"
+	"Where the modules' files are found (see pct-report(1), FILES):\n"
+	MODFILE_USAGE
 	"\n"
 	"See pct-sym(1).\n";
 

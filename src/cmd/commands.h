@@ -10,6 +10,8 @@
 #include <stddef.h>
 
 int cmd_annotate(int argc, char **argv);
+int cmd_archive(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_export(int argc, char **argv);

@@ -21,6 +21,8 @@ static const struct command {
 	{ "record", cmd_record, "run a command with sampling on and write its profile" },
 	{ "report", cmd_report, "print the flat profile of profile files" },
 	{ "merge", cmd_merge, "sum runs into one profile (as gprof -s)" },
+	{ "archive", cmd_archive, "pack profiles with the module files they need, by build-id" },
+	{ "cache", cmd_cache, "list or prune the build-id cache of module files" },
 	{ "diff", cmd_diff, "which rows of two profiles differ beyond sampling noise" },
 	{ "export", cmd_export, "write profiles for gprof, pprof, callgrind, flamegraph.pl, speedscope" },
 	{ "flame", cmd_flame, "write a flame graph of -g call stacks as a self-contained SVG" },

@@ -112,6 +112,29 @@ uint32_t pset_module_of(const struct pset *s, size_t p, const struct profile_sam
 	return smp->module == PROFILE_NO_MODULE ? PSET_NO_MODULE : s->modmap[p][smp->module];
 }
 
+size_t pset_needed_modules(const struct pset *s, unsigned char *need)
+{
+	size_t n = 0;
+	memset(need, 0, s->nmods);
+	for (size_t p = 0; p < s->nprofiles; p++) {
+		const struct profile *pr = &s->profiles[p];
+		for (size_t i = 0; i < pr->nsamples; i++) {
+			uint32_t m = pset_module_of(s, p, &pr->samples[i]);
+			if (m != PSET_NO_MODULE)
+				need[m] = 1;
+		}
+		for (size_t i = 0; pr->nstacks > 0 && i < pr->nmodules; i++)
+			if (s->modmap[p][i] != PSET_NO_MODULE)
+				need[s->modmap[p][i]] = 1;
+	}
+	for (size_t m = 0; m < s->nmods; m++) {
+		if (s->mods[m].kind == PCT_MOD_VDSO || s->mods[m].kind == PCT_MOD_ANON)
+			need[m] = 0;
+		n += need[m];
+	}
+	return n;
+}
+
 static uint64_t addresses(const struct pset *s, int all, struct pset_addr **out, size_t *n)
 {
 	struct u64map index = { 0 };

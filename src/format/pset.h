@@ -73,6 +73,15 @@ uint32_t pset_module_of(const struct pset *s, size_t p, const struct profile_sam
 struct symtab;
 struct symtab *pset_symtab(const struct pset_module *m);
 
+/*
+ * The modules a report of the set needs files for: those holding samples
+ * and, in a profile with call stacks, every module of it (callers and the
+ * CFI that unwinds them).  Writes 1 or 0 per module to need[0..nmods)
+ * and returns how many need a file; "[vdso]" and JIT code are left out
+ * (they have no file to keep).
+ */
+size_t pset_needed_modules(const struct pset *s, unsigned char *need);
+
 struct pset_addr {
 	uint32_t module;               /* index in mods, or PSET_NO_MODULE */
 	uint64_t addr;                 /* link-time address; if unplaced, see there */

@@ -164,13 +164,13 @@ static Dwfl *unwinder_dwfl(struct unwinder *u, const struct pset *s, size_t prof
 		    symtab_machine(st) != (int)p->hdr.stack_machine)
 			continue;
 		char *why = NULL;
-		int fd = symtab_open_file(m->path, &why);
+		int fd = symtab_open_file(symtab_file(st), &why);
 		free(why);
 		if (fd < 0)
 			continue;
 		/* ET_DYN: base is the load bias; overlapping or repeated
 		 * mappings of a file are refused by libdwfl and skipped */
-		if (dwfl_report_elf(dwfl, path_base(m->path), m->path, fd, m->start - link, false) != NULL)
+		if (dwfl_report_elf(dwfl, path_base(m->path), symtab_file(st), fd, m->start - link, false) != NULL)
 			reported++;
 		else
 			close(fd);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "modfile.h"
 #include "listing.h"
 #include "profile.h"
 #include "source.h"
@@ -36,6 +37,7 @@ int listing_open(int argc, char **argv, const char *usage, const char *count_nam
 		{ count_name, required_argument, NULL, 'n' },
 		{ "source-dir", required_argument, NULL, 'S' },
 		{ "source-root", required_argument, NULL, 'R' },
+		MODFILE_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -59,6 +61,8 @@ int listing_open(int argc, char **argv, const char *usage, const char *count_nam
 				return fail(status, 2, "%s: --source-root '%s': %s", argv[0], optarg, strerror(errno));
 			break;
 		default:
+			if (modfile_option(c, optarg))
+				break;
 			*status = usage_exit(usage, c == 'h');
 			return -1;
 		}

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "modfile.h"
 #include "escape.h"
 #include "infile.h"
 #include "profile.h"
@@ -102,11 +103,12 @@ void stage_put_fields(const struct tsv *t, FILE *out)
 
 int stage_main(int argc, char **argv, const char *usage_text, stage_fn *stage)
 {
-	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
+	static const struct option opts[] = { MODFILE_LONG_OPTIONS, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
 	struct error e = { 0 };
 	int c, rc = 0;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1)
-		return usage_exit(usage_text, c == 'h');
+		if (!modfile_option(c, optarg))
+			return usage_exit(usage_text, c == 'h');
 	if (optind >= argc)
 		rc = stage(stdin, "standard input", stdout, &e);
 	for (int i = optind; i < argc && rc == 0; i++) {

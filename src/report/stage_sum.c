@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "modfile.h"
 #include "aggregate.h"
 #include "escape.h"
 #include "names.h"
@@ -455,7 +456,7 @@ fail:
 	return -1;
 }
 
-int sum_parse_options(int argc, char **argv, const char *usage_text, struct sum_opts *o, const char **by,
+int sum_parse_options(int argc, char **argv, const char *usage_text, int symbols, struct sum_opts *o, const char **by,
 		      struct error *e)
 {
 	static const struct option opts[] = {
@@ -466,6 +467,7 @@ int sum_parse_options(int argc, char **argv, const char *usage_text, struct sum_
 		{ "split", required_argument, NULL, 's' },
 		{ "long", no_argument, NULL, 'l' },
 		{ "full-names", no_argument, NULL, 'F' },
+		MODFILE_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -515,6 +517,8 @@ int sum_parse_options(int argc, char **argv, const char *usage_text, struct sum_
 				return error_set(e, 2, "%s: --min-samples wants a number, not '%s'", argv[0], optarg);
 			break;
 		default:
+			if (symbols && modfile_option(c, optarg))
+				break;
 			e->status = usage_exit(usage_text, c == 'h');
 			e->msg = NULL;
 			return -1;

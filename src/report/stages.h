@@ -137,11 +137,12 @@ int sum_keys_parse(const struct sum_opts *o, struct sum_keys *k, struct error *e
  * of m. */
 void sum_print(FILE *out, struct agg *a, char **keys, const struct stage_meta *m, const struct sum_opts *o);
 /* Parse the options `pct report` and `pct sum` share into *o and *by
- * (left as it is without --by).  Returns the index of the first operand,
+ * (left as it is without --by), and, if symbols is set (report, not
+ * sum), --symfs and --no-cache (modfile.h).  Returns the index of the first operand,
  * or -1 with *e set: status 2 and a message for a bad option value; or
  * the status of usage_exit() (0 for --help, 2 for an unknown option) and
  * no message, the usage printed. */
-int sum_parse_options(int argc, char **argv, const char *usage_text, struct sum_opts *o, const char **by,
+int sum_parse_options(int argc, char **argv, const char *usage_text, int symbols, struct sum_opts *o, const char **by,
 		      struct error *e);
 
 /* Helpers the stages share (stage.c). */

@@ -18,6 +18,7 @@
 
 #include "debuginfo.h"
 #include "infile.h"
+#include "modfile.h"
 #include "util.h"
 
 #define DEBUG_ROOT "/usr/lib/debug"
@@ -72,16 +73,6 @@ static int file_crc(int fd, uint32_t *crc)
 	return 0;
 }
 
-static int build_id_is(int fd, const uint8_t *id, size_t len)
-{
-	const void *got;
-	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
-	ssize_t n = elf ? dwelf_elf_gnu_build_id(elf, &got) : -1;
-	int same = n > 0 && (size_t)n == len && memcmp(got, id, len) == 0;
-	elf_end(elf);
-	return same;
-}
-
 /*
  * Open path if it is a regular file other than the module's own (self),
  * whose build-id is id (len > 0) or, without one, whose CRC is crc (if
@@ -111,7 +102,7 @@ static int try_file(const char *path, const struct stat *self, const uint8_t *id
 		return -1;
 	}
 	if ((self && st.st_dev == self->st_dev && st.st_ino == self->st_ino) ||
-	    (len > 0 ? !build_id_is(fd, id, len) : crc != 0 && (file_crc(fd, &got) != 0 || got != crc))) {
+	    (len > 0 ? !modfile_build_id_is(fd, id, len) : crc != 0 && (file_crc(fd, &got) != 0 || got != crc))) {
 		close(fd);
 		return -1;
 	}
@@ -285,6 +276,16 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	if (n > 0 && n <= BUILD_ID_BYTES_MAX) {
 		len = (size_t)n;
 		memcpy(id, bits, len);
+		/* --symfs and the build-id cache first (modfile.h) */
+		char *first[2];
+		size_t nfirst = modfile_debug_paths(id, len, first, 2);
+		for (size_t i = 0; i < nfirst; i++) {
+			if (fd < 0)
+				fd = try_file(first[i], &self, id, len, 0, debuginfo_file_name);
+			free(first[i]);
+		}
+		if (fd >= 0)
+			return fd;
 		path = build_id_path(id, len);
 		fd = try_file(path, &self, id, len, 0, debuginfo_file_name);
 		free(path);

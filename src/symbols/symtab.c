@@ -42,6 +42,7 @@
 
 #include "pct_format.h"
 #include "debuginfo.h"
+#include "modfile.h"
 #include "infile.h"
 #include "symtab.h"
 #include "u64map.h"
@@ -68,6 +69,7 @@ struct fsym {
 
 struct symtab {
 	char *path;
+	char *found;                   /* the file opened for it (modfile_open), or NULL */
 	struct symtab *newer, *older;  /* the list of open sessions, most recent first */
 	int opened;                    /* the file was read once: a reopen must find it again */
 	struct stat file;              /* what it was then (dev, ino, size, mtime) */
@@ -339,6 +341,40 @@ static void session_end(struct symtab *st)
 	nopen--;
 }
 
+/* The file of st's module (modfile.h says where it is looked for), or -1
+ * with st->why set. */
+static int open_module(struct symtab *st)
+{
+	free(st->found);
+	st->found = NULL;
+	if (strcmp(st->path, "[vdso]") == 0) {
+		int fd = symtab_open_file(st->path, &st->why);
+		if (fd >= 0)
+			st->found = xstrdup(st->path);
+		return fd;
+	}
+	return modfile_open(st->path, st->build_id, st->build_id_len, &st->found, &st->why);
+}
+
+static int use(struct symtab *st);
+
+const char *symtab_debug_file(struct symtab *st)
+{
+	Dwarf_Addr bias;
+	const char *mainfile = NULL, *debugfile = NULL;
+	if (use(st) != 0 || dwfl_module_getdwarf(st->mod, &bias) == NULL)
+		return NULL;
+	dwfl_module_info(st->mod, NULL, NULL, NULL, NULL, NULL, &mainfile, &debugfile);
+	return debugfile && (mainfile == NULL || strcmp(debugfile, mainfile) != 0) ? debugfile : NULL;
+}
+
+const char *symtab_file(struct symtab *st)
+{
+	if (st->found == NULL)
+		use(st);
+	return st->found ? st->found : st->path;
+}
+
 /* Open st's file in a Dwfl session of its own, or set st->why.  The first
  * time, check it against the profile's build-id; later, that it is the
  * file read the first time. */
@@ -348,17 +384,18 @@ static void symtab_open(struct symtab *st)
 	int vdso = strcmp(path, "[vdso]") == 0;
 	while (nopen >= open_limit())
 		session_end(oldest);
-	int fd = symtab_open_file(path, &st->why);
+	int fd = open_module(st);
 	if (fd < 0 && (errno == EMFILE || errno == ENFILE) && nopen > 0) {
 		/* descriptors held elsewhere in pct: close half our sessions */
 		for (size_t n = (nopen + 1) / 2; n > 0; n--)
 			session_end(oldest);
 		free(st->why);
 		st->why = NULL;
-		fd = symtab_open_file(path, &st->why);
+		fd = open_module(st);
 	}
 	if (fd < 0)
 		return;
+	path = st->found;
 	struct stat sb;
 	if (fstat(fd, &sb) != 0) {
 		st->why = xasprintf("cannot read '%s': %s", path, strerror(errno));
@@ -381,7 +418,7 @@ static void symtab_open(struct symtab *st)
 	push_open(st);
 	nopen++;
 	dwfl_report_begin(st->dwfl);
-	st->mod = dwfl_report_elf(st->dwfl, path_base(path), path, fd, 0, false); /* takes fd */
+	st->mod = dwfl_report_elf(st->dwfl, path_base(st->path), path, fd, 0, false); /* takes fd */
 	dwfl_report_end(st->dwfl, NULL, NULL);
 	if (st->mod == NULL) {
 		st->why = xasprintf("'%s': %s", path, dwfl_errmsg(-1));
@@ -1169,6 +1206,7 @@ void symtab_free_all(void)
 		free(st->fde_starts);
 		free(st->why);
 		free(st->path);
+		free(st->found);
 		free(st);
 	}
 	free(cache);

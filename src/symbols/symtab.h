@@ -48,6 +48,15 @@ struct srcline {
 struct symtab *symtab_get(const char *path, const uint8_t *build_id, size_t build_id_len);
 void symtab_free_all(void);
 
+/* The file read for st's module: its recorded path, or where modfile.h's
+ * search found a file with its build-id (the build-id cache, --symfs,
+ * debuginfod), opened first if need be; the recorded path if none is
+ * found. */
+const char *symtab_file(struct symtab *st);
+/* The separate debug file libdwfl found for st's module (debuginfo.h),
+ * or NULL if none (or the module names nothing).  Valid until the module
+ * is closed to open others: copy it before asking other modules. */
+const char *symtab_debug_file(struct symtab *st);
 /* Why lookups name nothing ("" if they can). */
 const char *symtab_why(const struct symtab *st);
 

@@ -16,6 +16,10 @@ SCRATCH=$(mktemp -d /tmp/pct-e2e.XXXXXX)
 trap 'rm -rf "$SCRATCH"' EXIT
 cd "$SCRATCH" || exit 1
 unset PCT PCT_HZ PCT_SLOTS PCT_QUIET PCT_LIB PCT_EVENT PCT_PERIOD PCT_SIGNAL
+# each test has a build-id cache of its own (pct record fills it), empty
+# at its start, so that no test finds another's modules
+unset PCT_CACHE
+export XDG_CACHE_HOME=$SCRATCH/cache
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }

@@ -1,0 +1,49 @@
+/*
+ * pack.h - keep what a set of profiles needs to be read later or
+ * elsewhere: its modules' files in the build-id cache (modfile.h), or the
+ * profiles together with those files in one .tar.gz (pct-archive(1)).
+ *
+ * "Needed" is pset_needed_modules(): the modules holding samples, and
+ * every module of a profile with call stacks.
+ */
+#ifndef PCT_PACK_H
+#define PCT_PACK_H
+
+#include <stddef.h>
+
+#include "pset.h"
+
+/* What pack_cache() did, in modules. */
+struct pack_kept {
+	size_t added;                  /* newly put in the cache */
+	size_t present;                /* there already */
+	size_t failed;                 /* not cached: missing, changed, over the size limit... */
+	size_t no_build_id;            /* without a build-id: never cached */
+	long pruned;                   /* entries removed afterwards to keep the cache under
+					  MODFILE_CACHE_MAX_DEFAULT bytes */
+};
+
+/*
+ * Put every needed module of s (and its separate debug file) in the
+ * build-id cache, then, if any was added, prune the cache to
+ * MODFILE_CACHE_MAX_DEFAULT bytes.  Each module that cannot be cached is
+ * warned about once, unless quiet.  Returns 0, or -1 if the cache is off
+ * (nothing done, *k zero).
+ */
+int pack_cache(const struct pset *s, int quiet, struct pack_kept *k);
+
+/*
+ * Write the files files[0..nfiles) of the set s (as loaded from them) to
+ * the gzip-compressed tar archive out (outfile.h rules), with, for every
+ * needed module with a build-id, build-id/XX/REST/elf (and .../debug, its
+ * separate debug file, when one is found) as modfile_open() finds them,
+ * and for one without, its file at its own path without the leading '/'.
+ * Unpacked into DIR, `pct report --symfs=DIR DIR/FILE` reads them.  The
+ * profiles are stored by base name.  Returns the number of module files
+ * stored, or -1 with err set ("FILE: what is wrong").  Modules whose file
+ * is not found are warned about and left out.
+ */
+long pack_archive(const struct pset *s, char *const *files, size_t nfiles, const char *out, char *err,
+		   size_t errlen);
+
+#endif

@@ -1,0 +1,515 @@
+/*
+ * modfile.c - where a module's file is found, and the build-id cache
+ * (modfile.h).
+ *
+ * Inside the cache every directory is opened with O_NOFOLLOW and every
+ * file created with O_EXCL | O_NOFOLLOW (or linked, which never
+ * replaces), so a link planted there is never followed; the cache
+ * directory itself must belong to the user.
+ */
+#define _GNU_SOURCE
+#include "modfile.h"
+
+#include <dirent.h>
+#include <elfutils/libdwelf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "infile.h"
+#include "pct_format.h"
+#include "util.h"
+
+#define DEBUG_BUILD_ID_ROOT "/usr/lib/debug/.build-id"
+
+static char *symfs;
+static int cache_off;
+
+void modfile_set_symfs(const char *dir)
+{
+	free(symfs);
+	symfs = NULL;
+	if (dir == NULL)
+		return;
+	/* made absolute: module files are opened by absolute paths only */
+	char *cwd = dir[0] == '/' ? NULL : getcwd(NULL, 0);
+	symfs = cwd ? xasprintf("%s/%s", cwd, dir) : xstrdup(dir);
+	free(cwd);
+}
+
+void modfile_set_cache(int on)
+{
+	cache_off = !on;
+}
+
+int modfile_option(int c, const char *arg)
+{
+	if (c == MODFILE_OPT_SYMFS)
+		modfile_set_symfs(arg);
+	else if (c == MODFILE_OPT_NO_CACHE)
+		modfile_set_cache(0);
+	return c == MODFILE_OPT_SYMFS || c == MODFILE_OPT_NO_CACHE;
+}
+
+char *modfile_cache_dir(void)
+{
+	const char *e = getenv("PCT_CACHE");
+	if (cache_off || (e && strcmp(e, "0") == 0))
+		return NULL;
+	const char *x = getenv("XDG_CACHE_HOME");
+	if (x && x[0] == '/')
+		return xasprintf("%s/pct", x);
+	const char *h = getenv("HOME");
+	if (h && h[0] == '/')
+		return xasprintf("%s/.cache/pct", h);
+	return NULL;
+}
+
+void modfile_build_id_path(const uint8_t *id, size_t len, char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	char *o = out;
+	for (size_t i = 0; i < len && i < PCT_BUILD_ID_MAX; i++) {
+		*o++ = hex[id[i] >> 4];
+		*o++ = hex[id[i] & 15];
+		if (i == 0)
+			*o++ = '/';
+	}
+	*o = '\0';
+}
+
+int modfile_build_id_is(int fd, const uint8_t *id, size_t len)
+{
+	const void *got;
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	ssize_t n = elf ? dwelf_elf_gnu_build_id(elf, &got) : -1;
+	int same = len > 0 && n > 0 && (size_t)n == len && memcmp(got, id, len) == 0;
+	elf_end(elf);
+	return same;
+}
+
+/* Open cand if it is a regular file with build-id id (any file if len is
+ * 0); *mismatch is set if it had another. */
+static int try_file(const char *cand, const uint8_t *id, size_t len, int *mismatch, const char **why)
+{
+	int fd = infile_open(cand, 0, NULL, why);
+	if (fd >= 0 && len > 0 && !modfile_build_id_is(fd, id, len)) {
+		close(fd);
+		*mismatch = 1;
+		return -1;
+	}
+	return fd;
+}
+
+int modfile_open(const char *path, const uint8_t *id, size_t len, char **file, char **why)
+{
+	char bp[2 * PCT_BUILD_ID_MAX + 2];
+	char *cand[6];
+	size_t n = 0, own;
+	modfile_build_id_path(id, len, bp);
+	if (symfs && len > 0)
+		cand[n++] = xasprintf("%s/build-id/%s/elf", symfs, bp);
+	if (symfs && path[0] == '/')
+		cand[n++] = xasprintf("%s%s", symfs, path);
+	char *cache = len > 0 ? modfile_cache_dir() : NULL;
+	if (cache)
+		cand[n++] = xasprintf("%s/build-id/%s/elf", cache, bp);
+	free(cache);
+	own = n;
+	cand[n++] = xstrdup(path);
+	if (len > 0)
+		cand[n++] = xasprintf(DEBUG_BUILD_ID_ROOT "/%s", bp);
+	int fd = -1;
+	*why = NULL;
+	*file = NULL;
+	for (size_t i = 0; i < n; i++) {
+		int mismatch = 0;
+		const char *reason = NULL;
+		if (fd < 0 && (i != own || path[0] == '/'))
+			fd = try_file(cand[i], id, len, &mismatch, &reason);
+		if (i == own && fd < 0)
+			*why = path[0] != '/' ? xasprintf("'%s' is not a file", path)
+			       : mismatch   ? xasprintf("'%s' changed since the profile was taken (build-id differs)", path)
+					    : xasprintf("cannot open '%s': %s", path, reason ? reason : "not found");
+		if (fd >= 0 && *file == NULL)
+			*file = cand[i];
+		else
+			free(cand[i]);
+	}
+	if (fd >= 0) {
+		free(*why);
+		*why = NULL;
+	}
+	return fd;
+}
+
+size_t modfile_debug_paths(const uint8_t *id, size_t len, char **out, size_t max)
+{
+	char bp[2 * PCT_BUILD_ID_MAX + 2];
+	size_t n = 0;
+	if (len == 0)
+		return 0;
+	modfile_build_id_path(id, len, bp);
+	if (symfs && n < max)
+		out[n++] = xasprintf("%s/build-id/%s/debug", symfs, bp);
+	char *cache = modfile_cache_dir();
+	if (cache && n < max)
+		out[n++] = xasprintf("%s/build-id/%s/debug", cache, bp);
+	free(cache);
+	return n;
+}
+
+/* The directory name below dirfd, created (0700) if absent and create is
+ * set, opened without following a link; -1 with errno. */
+static int subdir(int dirfd, const char *name, int create)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT && create) {
+		if (mkdirat(dirfd, name, 0700) != 0 && errno != EEXIST)
+			return -1;
+		fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	return fd;
+}
+
+/* The cache directory opened (created with its parents if create is
+ * set); it must be the user's own.  -1 with *why malloc'd. */
+static int open_cache(int create, char **why)
+{
+	char *dir = modfile_cache_dir();
+	if (dir == NULL) {
+		*why = xstrdup("the build-id cache is off ($PCT_CACHE=0, --no-cache, or no $HOME)");
+		return -1;
+	}
+	if (create) /* the parents are the user's own directories: made as mkdir -p would */
+		for (char *s = strchr(dir + 1, '/'); s; s = strchr(s + 1, '/')) {
+			*s = '\0';
+			mkdir(dir, 0700);
+			*s = '/';
+		}
+	int fd = subdir(AT_FDCWD, dir, create);
+	struct stat st;
+	if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_uid != geteuid())) {
+		close(fd);
+		fd = -1;
+		errno = EPERM;
+		*why = xasprintf("'%s' is not a directory of mine: the build-id cache is not used", dir);
+	} else if (fd < 0) {
+		*why = xasprintf("cannot open the build-id cache '%s': %s", dir, strerror(errno));
+	}
+	free(dir);
+	return fd;
+}
+
+/* Copy size bytes of in to out. */
+static int copy_fd(int in, int out, off_t size)
+{
+	off_t off = 0;
+	while (off < size) {
+		ssize_t n = copy_file_range(in, &off, out, NULL, (size_t)(size - off), 0);
+		if (n > 0)
+			continue;
+		if (n == 0)
+			break;
+		if (errno == EINTR)
+			continue;
+		if (errno != EXDEV && errno != ENOSYS && errno != EINVAL && errno != EOPNOTSUPP)
+			return -1;
+		char buf[65536];
+		ssize_t r = pread(in, buf, sizeof buf, off);
+		if (r <= 0)
+			return r < 0 ? -1 : 0;
+		for (ssize_t w = 0; w < r;) {
+			ssize_t k = write(out, buf + w, (size_t)(r - w));
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0)
+				return -1;
+			w += k;
+		}
+		off += r;
+	}
+	return 0;
+}
+
+/* Put the file open at src under name in the directory dirfd: a hard
+ * link, else a copy made under a temporary name and linked into place.
+ * 1 added, 0 there already, -1 with errno. */
+static int put_file(int dirfd, const char *name, int src, const struct stat *sst)
+{
+	struct stat st;
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return 0;
+	char proc[64], tmp[64];
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", src);
+	if (linkat(AT_FDCWD, proc, dirfd, name, AT_SYMLINK_FOLLOW) == 0)
+		return 1;
+	if (errno == EEXIST)
+		return 0;
+	snprintf(tmp, sizeof tmp, ".%s.tmp.%ld", name, (long)getpid());
+	int out = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (out < 0)
+		return -1;
+	int rc = copy_fd(src, out, sst->st_size);
+	int e = errno;
+	if (close(out) != 0 && rc == 0)
+		rc = -1, e = errno;
+	if (rc == 0 && linkat(dirfd, tmp, dirfd, name, 0) != 0)
+		rc = errno == EEXIST ? 0 : -1, e = errno;
+	else if (rc == 0)
+		rc = 1;
+	unlinkat(dirfd, tmp, 0);
+	errno = e;
+	return rc;
+}
+
+/* Open path as a file to cache: regular, at most MODFILE_CACHE_FILE_MAX
+ * bytes, with build-id id.  -1 with *why malloc'd. */
+static int open_source(const char *path, const uint8_t *id, size_t len, struct stat *st, char **why)
+{
+	const char *reason;
+	int fd = infile_open(path, 0, st, &reason);
+	if (fd < 0) {
+		*why = xasprintf("cannot open '%s': %s", path, reason);
+		return -1;
+	}
+	if ((uint64_t)st->st_size > MODFILE_CACHE_FILE_MAX)
+		*why = xasprintf("'%s' is larger than %llu MiB: not cached", path, MODFILE_CACHE_FILE_MAX >> 20);
+	else if (!modfile_build_id_is(fd, id, len))
+		*why = xasprintf("'%s' changed since the profile was taken (build-id differs): not cached", path);
+	else
+		return fd;
+	close(fd);
+	return -1;
+}
+
+int modfile_cache_add(const char *path, const uint8_t *id, size_t len, char **why)
+{
+	char bp[2 * PCT_BUILD_ID_MAX + 2];
+	struct stat sst;
+	int rc = -1, src = -1, d = -1, entry = -1;
+	*why = NULL;
+	if (len == 0) {
+		*why = xasprintf("'%s' has no build-id: not cached", path);
+		return -1;
+	}
+	modfile_build_id_path(id, len, bp);
+	int root = open_cache(1, why);
+	if (root < 0)
+		return -1;
+	char *slash = strchr(bp, '/');
+	*slash = '\0';
+	int bfd = subdir(root, "build-id", 1);
+	close(root);
+	if (bfd >= 0 && (d = subdir(bfd, bp, 1)) >= 0)
+		entry = subdir(d, slash + 1, 0);
+	*slash = '/';
+	struct stat est;
+	if (entry >= 0 && fstatat(entry, "elf", &est, AT_SYMLINK_NOFOLLOW) == 0) {
+		rc = 0;
+		goto used;
+	}
+	/* the entry is made only for a file that can be kept */
+	if ((src = open_source(path, id, len, &sst, why)) < 0)
+		goto out;
+	if (entry < 0 && d >= 0)
+		entry = subdir(d, slash + 1, 1);
+	if (entry < 0) {
+		*why = xasprintf("cannot create the cache entry build-id/%s: %s", bp, strerror(errno));
+		goto out;
+	}
+	rc = put_file(entry, "elf", src, &sst);
+	if (rc < 0) {
+		*why = xasprintf("cannot cache '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	int pf = openat(entry, "path", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (pf >= 0) {
+		ssize_t w = write(pf, path, strlen(path));
+		(void)w;
+		close(pf);
+	}
+	char *dbg = xasprintf(DEBUG_BUILD_ID_ROOT "/%s.debug", bp);
+	char *dwhy = NULL;
+	int dfd = open_source(dbg, id, len, &sst, &dwhy);
+	if (dfd >= 0) {
+		put_file(entry, "debug", dfd, &sst);
+		close(dfd);
+	}
+	free(dwhy);
+	free(dbg);
+used:
+	futimens(entry, NULL); /* used now */
+out:
+	if (src >= 0)
+		close(src);
+	if (entry >= 0)
+		close(entry);
+	if (d >= 0)
+		close(d);
+	if (bfd >= 0)
+		close(bfd);
+	return rc;
+}
+
+static int cmp_used(const void *pa, const void *pb)
+{
+	const struct modfile_entry *a = pa, *b = pb;
+	if (a->used.tv_sec != b->used.tv_sec)
+		return a->used.tv_sec < b->used.tv_sec ? -1 : 1;
+	if (a->used.tv_nsec != b->used.tv_nsec)
+		return a->used.tv_nsec < b->used.tv_nsec ? -1 : 1;
+	return strcmp(a->build_id, b->build_id);
+}
+
+static int is_hex(const char *s, size_t min, size_t max)
+{
+	size_t n = strspn(s, "0123456789abcdef");
+	return s[n] == '\0' && n >= min && n <= max;
+}
+
+/* The recorded path of an entry, at most PCT_PATH_MAX bytes. */
+static char *read_path(int entry)
+{
+	char *buf = xmalloc(PCT_PATH_MAX + 1);
+	ssize_t n = -1;
+	int fd = openat(entry, "path", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		n = read(fd, buf, PCT_PATH_MAX);
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
+int modfile_cache_scan(struct modfile_entry **out, size_t *n, char **why)
+{
+	size_t cap = 0;
+	*out = NULL;
+	*n = 0;
+	*why = NULL;
+	int root = open_cache(0, why);
+	if (root < 0) {
+		if (*why && errno == ENOENT) {
+			free(*why);
+			*why = NULL;
+			return 0;
+		}
+		return -1;
+	}
+	int bfd = subdir(root, "build-id", 0);
+	close(root);
+	DIR *top = bfd >= 0 ? fdopendir(bfd) : NULL;
+	if (top == NULL) {
+		if (bfd >= 0)
+			close(bfd);
+		return 0;
+	}
+	for (struct dirent *a; (a = readdir(top)) != NULL;) {
+		if (!is_hex(a->d_name, 2, 2))
+			continue;
+		int xfd = subdir(dirfd(top), a->d_name, 0);
+		DIR *xx = xfd >= 0 ? fdopendir(xfd) : NULL;
+		if (xx == NULL) {
+			if (xfd >= 0)
+				close(xfd);
+			continue;
+		}
+		for (struct dirent *b; (b = readdir(xx)) != NULL;) {
+			if (!is_hex(b->d_name, 2, 2 * PCT_BUILD_ID_MAX - 2))
+				continue;
+			int efd = subdir(dirfd(xx), b->d_name, 0);
+			struct stat st;
+			if (efd < 0 || fstat(efd, &st) != 0) {
+				if (efd >= 0)
+					close(efd);
+				continue;
+			}
+			grow(out, &cap, *n + 1, sizeof **out);
+			struct modfile_entry *e = &(*out)[(*n)++];
+			memset(e, 0, sizeof *e);
+			e->build_id = xasprintf("%s%s", a->d_name, b->d_name);
+			e->used = st.st_mtim;
+			e->path = read_path(efd);
+			static const char *const files[] = { "elf", "debug", "path" };
+			for (int f = 0; f < 3; f++) {
+				struct stat fs;
+				if (fstatat(efd, files[f], &fs, AT_SYMLINK_NOFOLLOW) == 0) {
+					e->bytes += (uint64_t)fs.st_size;
+					e->has_debug |= f == 1;
+				}
+			}
+			close(efd);
+		}
+		closedir(xx);
+	}
+	closedir(top);
+	sort(*out, *n, sizeof **out, cmp_used);
+	return 0;
+}
+
+void modfile_cache_entries_free(struct modfile_entry *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(e[i].build_id);
+		free(e[i].path);
+	}
+	free(e);
+}
+
+/* Remove the entry build-id/XX/REST for hex id: every file in it, then
+ * it, then XX if that is empty. */
+static int remove_entry(int bfd, const char *hex)
+{
+	char xx[3] = { hex[0], hex[1], '\0' };
+	int xfd = subdir(bfd, xx, 0);
+	int efd = xfd >= 0 ? subdir(xfd, hex + 2, 0) : -1;
+	DIR *d = efd >= 0 ? fdopendir(efd) : NULL;
+	int rc = -1;
+	if (d) {
+		for (struct dirent *f; (f = readdir(d)) != NULL;)
+			if (strcmp(f->d_name, ".") != 0 && strcmp(f->d_name, "..") != 0)
+				unlinkat(dirfd(d), f->d_name, 0);
+		closedir(d);
+		rc = unlinkat(xfd, hex + 2, AT_REMOVEDIR);
+		unlinkat(bfd, xx, AT_REMOVEDIR); /* fails while XX holds others */
+	} else if (efd >= 0) {
+		close(efd);
+	}
+	if (xfd >= 0)
+		close(xfd);
+	return rc;
+}
+
+long modfile_cache_prune(uint64_t max_bytes, uint64_t *freed, char **why)
+{
+	struct modfile_entry *e;
+	size_t n;
+	uint64_t total = 0;
+	long removed = 0;
+	*freed = 0;
+	if (modfile_cache_scan(&e, &n, why) != 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		total += e[i].bytes;
+	int root = total > max_bytes ? open_cache(0, why) : -1;
+	int bfd = root >= 0 ? subdir(root, "build-id", 0) : -1;
+	for (size_t i = 0; i < n && total > max_bytes && bfd >= 0; i++)
+		if (remove_entry(bfd, e[i].build_id) == 0) {
+			total -= e[i].bytes;
+			*freed += e[i].bytes;
+			removed++;
+		}
+	if (bfd >= 0)
+		close(bfd);
+	if (root >= 0)
+		close(root);
+	modfile_cache_entries_free(e, n);
+	return removed;
+}
