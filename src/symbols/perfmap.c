@@ -98,7 +98,7 @@ static const char *parse_line(const char *l, size_t no, struct pm_line *e)
 	p = skip_blanks(p);
 	if (hex_field(&p, &size) != 0)
 		return "no hex SIZE after START";
-	if (*p != ' ' && *p != '\t')
+	if (*p != ' ' && *p != '\t' && *p != '\0')
 		return "SIZE not followed by a space";
 	p = skip_blanks(p);
 	if (*p == '\0')
