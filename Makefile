@@ -186,6 +186,11 @@ PROGS := $(B)/tests/progs/die $(B)/tests/progs/work-full $(B)/tests/progs/work-h
 	$(B)/tests/progs/libplug-a.so $(B)/tests/progs/libplug-b.so $(B)/tests/progs/spinsleep $(B)/tests/progs/ownprof \
 	$(B)/tests/progs/eintr $(B)/tests/progs/hostile $(B)/tests/progs/callchain $(B)/tests/progs/noperf \
 	$(B)/tests/progs/scribble $(B)/tests/progs/escnames $(B)/tests/progs/shortthreads $(B)/tests/progs/forkburn
+# JIT code by hand, named in /tmp/perf-PID.map (test 101); -O2 keeps its loop free of calls
+PROGS += $(B)/tests/progs/jitcopy
+$(B)/tests/progs/jitcopy: tests/progs/jitcopy.c
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -o $@ $<
 # call stacks must unwind without frame pointers (CFI only)
 $(B)/tests/progs/callchain: tests/progs/callchain.c tests/progs/burn.h
 	@mkdir -p $(@D)

@@ -31,6 +31,7 @@
 #include "pset.h"
 #include "symtab.h"
 #include "infile.h"
+#include "perfmap.h"
 #include "profile.h"
 #include "util.h"
 
@@ -151,6 +152,7 @@ static uint64_t own_cpu_ns(pid_t pid, uint64_t *tick_ns)
  * put in $PCT_SESSION that each of its processes copies into its
  * profile's header. */
 struct run {
+	const char *file;              /* FILE, absolute */
 	pid_t child;
 	int64_t started;               /* CLOCK_REALTIME, ns */
 	uint64_t session;
@@ -166,9 +168,21 @@ struct run {
 					  user time only (exclude_kernel) */
 };
 
-/* Add the CPU time p's samples stand for to run's, saturating. */
+/* Keep the perf map of p's process (JIT code's names, perfmap.h) beside
+ * FILE, before /tmp is cleaned: the one place record copies maps. */
+static void keep_jit_map(const struct run *run, const struct profile *p)
+{
+	char *why = NULL;
+	if (perfmap_keep(run->file, p->hdr.pid, p->hdr.start_time_ns, &why) < 0)
+		warnx_("%s", why);
+	free(why);
+}
+
+/* Add the CPU time p's samples stand for to run's, saturating, and keep
+ * its process's perf map. */
 static void add_sampled(struct run *run, const struct profile *p)
 {
+	keep_jit_map(run, p);
 	if (__builtin_add_overflow(run->sampled_ns, profile_sampled_ns(p), &run->sampled_ns))
 		run->sampled_ns = UINT64_MAX;
 	if (p->hdr.mechanism == PCT_MECH_PERF)
@@ -576,7 +590,7 @@ int cmd_record(int argc, char **argv)
 
 	struct timespec t0;
 	clock_gettime(CLOCK_REALTIME, &t0);
-	struct run run = { .started = (int64_t)t0.tv_sec * 1000000000 + t0.tv_nsec };
+	struct run run = { .file = file, .started = (int64_t)t0.tv_sec * 1000000000 + t0.tv_nsec };
 	if (getrandom(&run.session, sizeof run.session, 0) != (ssize_t)sizeof run.session || run.session == 0)
 		die("record: cannot draw a session token: %s", strerror(errno));
 	char session[17];

@@ -288,6 +288,12 @@ static int read_table(struct profile *p, struct slot **slots, size_t n, const ch
 		} else {
 			s.module = mod - 1;
 		}
+		if (s.module != PROFILE_NO_MODULE && p->modules[s.module].kind == PCT_MOD_ANON) {
+			/* JIT code has no file: its samples are kept at their
+			 * absolute addresses, the ones a perf map names */
+			const struct profile_module *m = &p->modules[s.module];
+			s.offset = (s.offset - m->file_offset + m->start) & PCT_KEY_OFFSET_MASK;
+		}
 		if (p->total + s.count < p->total)
 			return fail(err, errlen, file, "sample counts overflow 64 bits");
 		p->total += s.count;
@@ -295,6 +301,9 @@ static int read_table(struct profile *p, struct slot **slots, size_t n, const ch
 	}
 	p->samples = xrealloc(buf, n * sizeof *p->samples);
 	p->nsamples = n;
+	for (size_t i = 0; i < p->nmodules; i++)
+		if (p->modules[i].kind == PCT_MOD_ANON)
+			p->modules[i].file_offset = p->modules[i].start;   /* offset = address */
 	*slots = NULL;
 	return 0;
 }

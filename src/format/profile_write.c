@@ -160,6 +160,8 @@ int profile_write(const char *path, const struct pset *s, char *err, size_t errl
 		 * places late-resolved PCs, and a merged file has none. */
 		mods[m].start = 0x10000000000ull * (m + 1);
 		mods[m].end = mods[m].start + 1;
+		if (g->kind == PCT_MOD_ANON)
+			mods[m].file_offset = mods[m].start;   /* its samples are at addresses (profile.c) */
 		if (g->kind == PCT_MOD_MAIN && h.exe_module == UINT32_MAX)
 			h.exe_module = (uint32_t)m;
 	}

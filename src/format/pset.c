@@ -3,17 +3,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perfmap.h"
 #include "pset.h"
 #include "symtab.h"
 #include "u64map.h"
 #include "util.h"
 
-/* The set's module with m's path and build-id, added if new; found by a
- * hash (a profile may hold 65,534 modules). */
-static uint32_t intern_module(struct pset *s, const struct profile_module *m)
+/* The set's module with m's path (path, if not NULL, instead) and
+ * build-id, added if new; found by a hash (a profile may hold 65,534
+ * modules). */
+static uint32_t intern_module(struct pset *s, const struct profile_module *m, const char *path)
 {
+	if (path == NULL)
+		path = m->path;
 	uint64_t key = 1469598103934665603u;           /* FNV-1a of path, NUL, build-id */
-	for (const char *c = m->path;; c++) {
+	for (const char *c = path;; c++) {
 		key = (key ^ (unsigned char)*c) * 1099511628211u;
 		if (*c == '\0')
 			break;
@@ -25,7 +29,7 @@ static uint32_t intern_module(struct pset *s, const struct profile_module *m)
 	uint64_t *slot;
 	for (; (slot = u64map_get(s->modindex, key)) != NULL; key++) {
 		const struct pset_module *g = &s->mods[*slot];
-		if (g->build_id_len == m->build_id_len && strcmp(g->path, m->path) == 0 &&
+		if (g->build_id_len == m->build_id_len && strcmp(g->path, path) == 0 &&
 		    memcmp(g->build_id, m->build_id, m->build_id_len) == 0)
 			return (uint32_t)*slot;
 	}
@@ -33,12 +37,36 @@ static uint32_t intern_module(struct pset *s, const struct profile_module *m)
 	grow(&s->mods, &s->capmods, s->nmods + 1, sizeof *s->mods);
 	struct pset_module *g = &s->mods[s->nmods];
 	memset(g, 0, sizeof *g);
-	g->path = xstrdup(m->path);
-	g->display = xstrdup(m->kind == PCT_MOD_ANON ? "[anon]" : path_base(m->path));
+	g->path = xstrdup(path);
+	g->display = xstrdup(path_base(path));
 	g->kind = m->kind;
 	g->build_id_len = m->build_id_len;
 	memcpy(g->build_id, m->build_id, m->build_id_len);
 	return (uint32_t)s->nmods++;
+}
+
+/*
+ * The module path of the JIT code (anonymous executable memory) of
+ * profile p, malloc'd: the perf map that names it (perfmap_path), or, if
+ * none is found, "[JIT] tid PID" as perf calls such code, with one
+ * warning if p has samples there.  Either way one process's JIT code is
+ * one module, and two processes' are two.
+ */
+static char *jit_module(const struct profile *p)
+{
+	char *why = NULL;
+	char *path = perfmap_path(p->file, p->hdr.pid, p->hdr.start_time_ns, &why);
+	if (path)
+		return path;
+	uint64_t samples = 0;
+	for (size_t i = 0; i < p->nsamples; i++)
+		if (p->samples[i].module != PROFILE_NO_MODULE && p->modules[p->samples[i].module].kind == PCT_MOD_ANON)
+			samples += p->samples[i].count;
+	if (samples)
+		warnx_("no names for the %llu samples in JIT code of pid %u in '%s': %s", (unsigned long long)samples,
+		       p->hdr.pid, p->file, why);
+	free(why);
+	return xasprintf("[JIT] tid %u", p->hdr.pid);
 }
 
 int pset_add(struct pset *s, struct profile *p, char *err, size_t errlen)
@@ -59,8 +87,17 @@ int pset_add(struct pset *s, struct profile *p, char *err, size_t errlen)
 		return -1;
 	}
 	s->modmap[f] = xcalloc(p->nmodules, sizeof **s->modmap);
-	for (size_t i = 0; i < p->nmodules; i++)
-		s->modmap[f][i] = intern_module(s, &p->modules[i]);
+	char *jit = NULL;
+	for (size_t i = 0; i < p->nmodules; i++) {
+		const struct profile_module *m = &p->modules[i];
+		const char *path = NULL;
+		/* a merged file's JIT module is named already */
+		if (m->kind == PCT_MOD_ANON && strncmp(m->path, "[JIT] tid ", 10) != 0 &&
+		    !(m->build_id_len == 0 && perfmap_is_name(m->path)))
+			path = jit ? jit : (jit = jit_module(p));
+		s->modmap[f][i] = intern_module(s, m, path);
+	}
+	free(jit);
 	s->total += p->total;
 	s->dropped += p->hdr.dropped;
 	s->cpu_ns += p->cpu_ns;

@@ -1,7 +1,10 @@
 /*
  * pset.h - a set of profiles read together, as every report reads them:
  * their samples are summed, and a module is the same module in two files
- * only if both its path and its build-id agree.
+ * only if both its path and its build-id agree.  A process's JIT code
+ * (its anonymous executable memory, PCT_MOD_ANON) is one module, named by
+ * the path of its perf map (perfmap.h), or "[JIT] tid PID" when no map is
+ * found; its offsets are absolute addresses.
  */
 #ifndef PCT_PSET_H
 #define PCT_PSET_H

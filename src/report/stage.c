@@ -33,15 +33,16 @@ static int parse_build_id(const char *hex, uint8_t *out, size_t *len)
 	return 0;
 }
 
-/* The symtab of a row's module, in *st: NULL for [unknown] and [anon].
- * The column holds the path as `pct dump` escaped it. */
+/* The symtab of a row's module, in *st: NULL for [unknown], [anon] and
+ * JIT code without a perf map ("[JIT] tid PID", pset.h).  The column
+ * holds the path as `pct dump` escaped it. */
 int stage_row_symtab(const char *module, const char *build_id, const char *where, struct symtab **st,
 		     struct error *e)
 {
 	uint8_t id[PCT_BUILD_ID_MAX];
 	size_t idlen = 0;
 	*st = NULL;
-	if (strcmp(module, "[unknown]") == 0 || strcmp(module, "[anon]") == 0)
+	if (strcmp(module, "[unknown]") == 0 || strcmp(module, "[anon]") == 0 || strncmp(module, "[JIT] tid ", 10) == 0)
 		return 0;
 	if (parse_build_id(build_id, id, &idlen) != 0)
 		return error_set(e, 1, "%s: bad build_id '%s' (want an even number of hex digits)", where, build_id);

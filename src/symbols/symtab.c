@@ -44,6 +44,7 @@
 #include "debuginfo.h"
 #include "modfile.h"
 #include "infile.h"
+#include "perfmap.h"
 #include "symtab.h"
 #include "u64map.h"
 #include "util.h"
@@ -79,6 +80,8 @@ struct symtab {
 	uint8_t build_id[PCT_BUILD_ID_MAX];
 	size_t build_id_len;
 	char *why;                     /* non-NULL: lookups name nothing, and why */
+	struct perfmap *jit;           /* a perf map of JIT code (perfmap.h), not an ELF file:
+					  function names only, at absolute addresses */
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	Elf *elf;                      /* the module's main file (code bytes) */
@@ -466,7 +469,7 @@ static void symtab_open(struct symtab *st)
  * nothing (st->why says why). */
 static int use(struct symtab *st)
 {
-	if (st->why)
+	if (st->why || st->jit)
 		return -1;
 	if (st->dwfl == NULL) {
 		symtab_open(st);
@@ -517,7 +520,15 @@ struct symtab *symtab_get(const char *path, const uint8_t *build_id, size_t buil
 	st->path = xstrdup(path);
 	st->build_id_len = build_id_len;
 	memcpy(st->build_id, build_id, st->build_id_len);
-	symtab_open(st);
+	if (build_id_len == 0 && perfmap_is_name(path)) {
+		/* JIT code: its offsets are addresses, which the map names */
+		st->jit = perfmap_load(path, &st->why);
+		st->segs = xmalloc(sizeof *st->segs);
+		st->segs[0] = (struct segment){ 0, UINT64_MAX, 0 };
+		st->nsegs = 1;
+	} else {
+		symtab_open(st);
+	}
 	if (st->why && path[0] == '/')
 		warnx_("no symbols for %s: %s", path_base(path), st->why);
 	grow(&cache, &capcache, ncache + 1, sizeof *cache);
@@ -901,6 +912,8 @@ static const struct fsym *symbol_at(struct symtab *st, uint64_t addr)
 
 int symtab_function_at(struct symtab *st, uint64_t addr, struct symbol *out)
 {
+	if (st->jit)
+		return perfmap_lookup(st->jit, addr, &out->name, &out->start, &out->end);
 	if (use(st) != 0)
 		return -1;
 	const struct fsym *f = symbol_at(st, addr);
@@ -1205,6 +1218,7 @@ void symtab_free_all(void)
 		free(st->syms);
 		free(st->fde_starts);
 		free(st->why);
+		perfmap_free(st->jit);
 		free(st->path);
 		free(st->found);
 		free(st);
