@@ -17,6 +17,7 @@
 #include "modfile.h"
 #include "outfile.h"
 #include "pct_format.h"
+#include "perfmap.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -155,6 +156,32 @@ static long put_modules(struct archive *a, const struct pset *s, char *err, size
 	return stored;
 }
 
+/* The perf maps that name the profiles' JIT code (perfmap.h), stored as
+ * copies kept beside them, STEM.perf-PID.map, which a report of the
+ * unpacked profile finds.  Returns how many, or -1. */
+static long put_jit_maps(struct archive *a, const struct pset *s, char *err, size_t errlen)
+{
+	long stored = 0;
+	for (size_t i = 0; i < s->nprofiles; i++) {
+		const struct profile *p = &s->profiles[i];
+		int jit = 0;
+		for (size_t m = 0; m < p->nmodules; m++)
+			jit |= p->modules[m].kind == PCT_MOD_ANON;
+		char *why = NULL, *map = jit ? perfmap_path(p->file, p->hdr.pid, p->hdr.start_time_ns, &why) : NULL;
+		free(why);
+		if (map == NULL)
+			continue;
+		char *name = perfmap_copy_name(path_base(p->file), p->hdr.pid);
+		int rc = put_path(a, name, map, err, errlen);
+		free(name);
+		free(map);
+		if (rc < 0)
+			return -1;
+		stored += rc;
+	}
+	return stored;
+}
+
 long pack_archive(const struct pset *s, char *const *files, size_t nfiles, const char *out, char *err,
 		   size_t errlen)
 {
@@ -184,8 +211,10 @@ long pack_archive(const struct pset *s, char *const *files, size_t nfiles, const
 		}
 	}
 	stored = put_modules(a, s, err, errlen);
-	if (stored < 0)
+	long maps = stored < 0 ? -1 : put_jit_maps(a, s, err, errlen);
+	if (stored < 0 || maps < 0)
 		goto fail;
+	stored += maps;
 	if (archive_write_close(a) != ARCHIVE_OK) {
 		snprintf(err, errlen, "cannot finish the archive: %s", archive_error_string(a));
 		stored = -1;

@@ -37,10 +37,12 @@ int pack_cache(const struct pset *s, int quiet, struct pack_kept *k);
  * the gzip-compressed tar archive out (outfile.h rules), with, for every
  * needed module with a build-id, build-id/XX/REST/elf (and .../debug, its
  * separate debug file, when one is found) as modfile_open() finds them,
- * and for one without, its file at its own path without the leading '/'.
+ * and for one without, its file at its own path without the leading '/';
+ * and the perf map naming each profile's JIT code (perfmap_path), as
+ * STEM.perf-PID.map beside it.
  * Unpacked into DIR, `pct report --symfs=DIR DIR/FILE` reads them.  The
- * profiles are stored by base name.  Returns the number of module files
- * stored, or -1 with err set ("FILE: what is wrong").  Modules whose file
+ * profiles are stored by base name.  Returns the number of module and
+ * map files stored, or -1 with err set ("FILE: what is wrong").  Modules whose file
  * is not found are warned about and left out.
  */
 long pack_archive(const struct pset *s, char *const *files, size_t nfiles, const char *out, char *err,

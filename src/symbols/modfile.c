@@ -106,6 +106,20 @@ static int try_file(const char *cand, const uint8_t *id, size_t len, int *mismat
 	return fd;
 }
 
+/* Does the ELF file at fd have a symbol table (.symtab)? */
+static int has_symtab(int fd)
+{
+	int found = 0;
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	for (Elf_Scn *scn = NULL; elf && !found && (scn = elf_nextscn(elf, scn)) != NULL;) {
+		GElf_Shdr sh;
+		found = gelf_getshdr(scn, &sh) != NULL && sh.sh_type == SHT_SYMTAB;
+	}
+	elf_end(elf);
+	return found;
+}
+
 int modfile_open(const char *path, const uint8_t *id, size_t len, char **file, char **why)
 {
 	char bp[2 * PCT_BUILD_ID_MAX + 2];
@@ -124,27 +138,39 @@ int modfile_open(const char *path, const uint8_t *id, size_t len, char **file, c
 	cand[n++] = xstrdup(path);
 	if (len > 0)
 		cand[n++] = xasprintf(DEBUG_BUILD_ID_ROOT "/%s", bp);
-	int fd = -1;
+	/* the first file with a symbol table wins; a stripped one with the
+	 * right build-id (strip keeps it) only if no other is found */
+	int fd = -1, spare = -1;
+	size_t chosen = 0, spare_i = 0;
 	*why = NULL;
 	*file = NULL;
-	for (size_t i = 0; i < n; i++) {
-		int mismatch = 0;
+	for (size_t i = 0; i < n && fd < 0; i++) {
+		int mismatch = 0, f = -1;
 		const char *reason = NULL;
-		if (fd < 0 && (i != own || path[0] == '/'))
-			fd = try_file(cand[i], id, len, &mismatch, &reason);
-		if (i == own && fd < 0)
+		if (i != own || path[0] == '/')
+			f = try_file(cand[i], id, len, &mismatch, &reason);
+		if (i == own && f < 0)
 			*why = path[0] != '/' ? xasprintf("'%s' is not a file", path)
 			       : mismatch   ? xasprintf("'%s' changed since the profile was taken (build-id differs)", path)
 					    : xasprintf("cannot open '%s': %s", path, reason ? reason : "not found");
-		if (fd >= 0 && *file == NULL)
-			*file = cand[i];
-		else
-			free(cand[i]);
+		if (f >= 0 && has_symtab(f))
+			fd = f, chosen = i;
+		else if (f >= 0 && spare < 0)
+			spare = f, spare_i = i;
+		else if (f >= 0)
+			close(f);
 	}
+	if (fd < 0 && spare >= 0)
+		fd = spare, chosen = spare_i;
+	else if (spare >= 0)
+		close(spare);
 	if (fd >= 0) {
+		*file = xstrdup(cand[chosen]);
 		free(*why);
 		*why = NULL;
 	}
+	for (size_t i = 0; i < n; i++)
+		free(cand[i]);
 	return fd;
 }
 
@@ -238,31 +264,34 @@ static int copy_fd(int in, int out, off_t size)
 }
 
 /* Put the file open at src under name in the directory dirfd: a hard
- * link, else a copy made under a temporary name and linked into place.
- * 1 added, 0 there already, -1 with errno. */
-static int put_file(int dirfd, const char *name, int src, const struct stat *sst)
+ * link, else a copy, made under a temporary name (a stale one of this
+ * pid is removed first) and linked into place, or, with replace, renamed
+ * over what is there.  1 added, 0 there already, -1 with errno. */
+static int put_file(int dirfd, const char *name, int src, const struct stat *sst, int replace)
 {
 	struct stat st;
-	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-		return 0;
 	char proc[64], tmp[64];
-	snprintf(proc, sizeof proc, "/proc/self/fd/%d", src);
-	if (linkat(AT_FDCWD, proc, dirfd, name, AT_SYMLINK_FOLLOW) == 0)
-		return 1;
-	if (errno == EEXIST)
+	if (!replace && fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
 		return 0;
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", src);
 	snprintf(tmp, sizeof tmp, ".%s.tmp.%ld", name, (long)getpid());
-	int out = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (out < 0)
-		return -1;
-	int rc = copy_fd(src, out, sst->st_size);
-	int e = errno;
-	if (close(out) != 0 && rc == 0)
-		rc = -1, e = errno;
-	if (rc == 0 && linkat(dirfd, tmp, dirfd, name, 0) != 0)
-		rc = errno == EEXIST ? 0 : -1, e = errno;
+	unlinkat(dirfd, tmp, 0);
+	int rc = 0, e = 0;
+	if (linkat(AT_FDCWD, proc, dirfd, tmp, AT_SYMLINK_FOLLOW) != 0) {
+		int out = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (out < 0)
+			return -1;
+		rc = copy_fd(src, out, sst->st_size);
+		e = errno;
+		if (close(out) != 0 && rc == 0)
+			rc = -1, e = errno;
+	}
+	if (rc == 0 && replace)
+		rc = renameat(dirfd, tmp, dirfd, name) == 0 ? 1 : -1;
 	else if (rc == 0)
-		rc = 1;
+		rc = linkat(dirfd, tmp, dirfd, name, 0) == 0 ? 1 : errno == EEXIST ? 0 : -1;
+	if (rc < 0 && e == 0)
+		e = errno;
 	unlinkat(dirfd, tmp, 0);
 	errno = e;
 	return rc;
@@ -311,7 +340,16 @@ int modfile_cache_add(const char *path, const uint8_t *id, size_t len, char **wh
 	*slash = '/';
 	struct stat est;
 	if (entry >= 0 && fstatat(entry, "elf", &est, AT_SYMLINK_NOFOLLOW) == 0) {
+		/* a stripped copy gives way to a file with a symbol table */
+		int cfd = openat(entry, "elf", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		int stripped = cfd >= 0 && !has_symtab(cfd);
+		if (cfd >= 0)
+			close(cfd);
 		rc = 0;
+		if (stripped && (src = open_source(path, id, len, &sst, why)) >= 0 && has_symtab(src))
+			rc = put_file(entry, "elf", src, &sst, 1) > 0;
+		free(*why);
+		*why = NULL;
 		goto used;
 	}
 	/* the entry is made only for a file that can be kept */
@@ -323,7 +361,7 @@ int modfile_cache_add(const char *path, const uint8_t *id, size_t len, char **wh
 		*why = xasprintf("cannot create the cache entry build-id/%s: %s", bp, strerror(errno));
 		goto out;
 	}
-	rc = put_file(entry, "elf", src, &sst);
+	rc = put_file(entry, "elf", src, &sst, 0);
 	if (rc < 0) {
 		*why = xasprintf("cannot cache '%s': %s", path, strerror(errno));
 		goto out;
@@ -338,7 +376,7 @@ int modfile_cache_add(const char *path, const uint8_t *id, size_t len, char **wh
 	char *dwhy = NULL;
 	int dfd = open_source(dbg, id, len, &sst, &dwhy);
 	if (dfd >= 0) {
-		put_file(entry, "debug", dfd, &sst);
+		put_file(entry, "debug", dfd, &sst, 0);
 		close(dfd);
 	}
 	free(dwhy);

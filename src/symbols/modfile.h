@@ -7,7 +7,9 @@
  * have been rebuilt, removed, or be on another machine, so a module's
  * file is looked for, in this order, and the first whose build-id is the
  * profile's is used (a file with another build-id is never used for
- * symbols; without a build-id, the first file found is):
+ * symbols; without a build-id, the first file found is).  strip(1) keeps
+ * the build-id, so a stripped file is used only if no file with a symbol
+ * table (.symtab) and the build-id is found:
  *
  *   1. with --symfs=DIR: DIR/build-id/XX/REST/elf, then DIR/PATH
  *      (an unpacked `pct archive`, or a copy of the other machine's root);

@@ -64,6 +64,17 @@ rm -f "$tmpmap"
 cmp -s named.tsv after.tsv || fail "the report changed once $tmpmap was deleted: $(diff named.tsv after.tsv)"
 [ -s after.err ] && fail "warned: $(cat after.err)"
 
+# pct archive carries the map: unpacked elsewhere, with neither map left
+# here, it names the code
+"$P" archive -o jit.tgz jit.pct 2>arch.err || fail "archive: $(cat arch.err)"
+tar tzf jit.tgz | grep -qx "jit.perf-$pid.map" || fail "the archive holds no map: $(tar tzf jit.tgz)"
+mkdir u && tar xzf jit.tgz -C u || fail "unpack"
+mv "$kept" kept.hidden
+"$P" report --format=tsv u/jit.pct >u.tsv 2>u.err || fail "report of the unpacked archive"
+rows u.tsv | head -1 | grep -q "^hot_jit_loop	$SCRATCH/u/jit.perf-$pid.map	" ||
+	fail "the archived map does not name the code: $(rows u.tsv | head -3; cat u.err)"
+mv kept.hidden "$kept"
+
 # without the copy, /tmp/perf-PID.map serves
 mv "$kept" kept.map
 cp saved.map "$tmpmap"
