@@ -398,7 +398,6 @@ static void symtab_open(struct symtab *st)
 	}
 	if (fd < 0)
 		return;
-	path = st->found;
 	struct stat sb;
 	if (fstat(fd, &sb) != 0) {
 		st->why = xasprintf("cannot read '%s': %s", path, strerror(errno));
@@ -421,7 +420,7 @@ static void symtab_open(struct symtab *st)
 	push_open(st);
 	nopen++;
 	dwfl_report_begin(st->dwfl);
-	st->mod = dwfl_report_elf(st->dwfl, path_base(st->path), path, fd, 0, false); /* takes fd */
+	st->mod = dwfl_report_elf(st->dwfl, path_base(st->path), st->found, fd, 0, false); /* takes fd */
 	dwfl_report_end(st->dwfl, NULL, NULL);
 	if (st->mod == NULL) {
 		st->why = xasprintf("'%s': %s", path, dwfl_errmsg(-1));
