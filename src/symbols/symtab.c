@@ -357,6 +357,21 @@ static void symtab_open(struct symtab *st)
 		st->why = NULL;
 		fd = symtab_open_file(path, &st->why);
 	}
+	/* the recorded file missing or another build: debuginfod's copy of
+	 * the executable by build-id (checked again below) */
+	if (!vdso && st->build_id_len > 0 &&
+	    (fd < 0 || !debuginfo_build_id_is(fd, st->build_id, st->build_id_len))) {
+		const char *got;
+		int dfd = debuginfo_find_executable(st->build_id, st->build_id_len, &got);
+		if (dfd >= 0) {
+			if (fd >= 0)
+				close(fd);
+			fd = dfd;
+			path = got;
+			free(st->why);
+			st->why = NULL;
+		}
+	}
 	if (fd < 0)
 		return;
 	struct stat sb;
