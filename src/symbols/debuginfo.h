@@ -15,9 +15,9 @@
  *     build-id matches the module's, or, without a build-id, if its CRC
  *     matches the debug link's;
  *   - finds a dwz file (.gnu_debugaltlink) by its build-id only;
- *   - asks debuginfod at most once per build-id in a run, and waits for it
- *     at most $PCT_DEBUGINFOD_TIMEOUT seconds (default 15; 0: never asks)
- *     in all, over the whole run.
+ *   - asks debuginfod at most once per build-id and kind of file in a run,
+ *     and waits for it at most $PCT_DEBUGINFOD_TIMEOUT seconds (default
+ *     15; 0: never asks) in all, over the whole run.
  * The same rules give a module's executable by build-id when its recorded
  * file is missing or another build (debuginfo_find_executable).
  */
