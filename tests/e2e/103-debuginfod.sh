@@ -104,6 +104,8 @@ lines=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["file"] ~ /prog\.c$/ && $c["line"] > 0 { n += $c["samples"] } END { print n + 0 }' out)
 [ "$lines" -gt 0 ] || fail "(a) no source lines from debuginfod: $(head -5 out)"
 grep -q "GET /buildid/$id/debuginfo 200" dlog || fail "(a) the server was not asked for the debug info"
+# the recorded file is there, of the right build: its executable is not asked for
+grep "UA:elfutils.*GET /buildid/$id/executable" dlog && fail "(a) pct asked for an executable it has"
 echo "(a) stripped copy: hot_loop $hot% of samples, $lines samples on lines of prog.c"
 
 # (b) the deleted binary: its executable by build-id
