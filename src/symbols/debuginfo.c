@@ -227,9 +227,13 @@ int debuginfo_find_executable(const uint8_t *build_id, size_t len, const char **
 	free(name);
 	/* the table's copy lives for the run */
 	for (size_t i = 0; i < nasked; i++)
-		if (asked[i].kind == EXECUTABLE && asked[i].len == len && memcmp(asked[i].id, build_id, len) == 0)
+		if (asked[i].kind == EXECUTABLE && asked[i].len == len && memcmp(asked[i].id, build_id, len) == 0 &&
+		    asked[i].path) {
 			*path = asked[i].path;
-	return fd;
+			return fd;
+		}
+	close(fd);
+	return -1;
 }
 
 int debuginfo_build_id_is(int fd, const uint8_t *build_id, size_t len)
