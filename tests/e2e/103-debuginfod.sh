@@ -139,7 +139,8 @@ timeout 300 python3 silent.py sport &
 bg="$bg $!"
 for _ in $(seq 100); do [ -s sport ] && break; sleep 0.1; done
 [ -s sport ] || fail "the silent server did not start"
-export DEBUGINFOD_URLS=http://127.0.0.1:$(cat sport)
+sport=$(cat sport)
+export DEBUGINFOD_URLS=http://127.0.0.1:$sport
 rm -rf dcache
 report report --by=line a.pct b.pct
 [ "$ms" -le 17000 ] || fail "(d) the report took $ms ms with a silent server (bound 15 s + 2 s)"
