@@ -34,7 +34,11 @@ static const char usage[] =
 	"conditional binomial p-value, adjusted for the number of rows with\n"
 	"Holm's method (q); rows with q below A (default 0.05) are marked '*'\n"
 	"and listed first.  Rows match by function name (by module base name, by\n"
-	"file and line, ...), so two builds of a program compare.\n"
+	"file and line, ...), so two builds of a program compare.  Rows without a\n"
+	"name ([unknown], module [anon]) get no q and no mark (q '-', in TSV\n"
+	"'NA'), and are not counted in the adjustment; when more than 5% of a\n"
+	"side's samples are in them, a warning says so at the top of the report\n"
+	"and on standard error.\n"
 	"\n"
 	"Text shows base%, new%, delta, its 95% CI and q, then the key (C++ and\n"
 	"Rust names shortened as pprof does; cut to a terminal's width, never in\n"
@@ -129,13 +133,31 @@ struct text_opts {
 	int long_columns, full_names, width;
 };
 
+/* The warning for a side (0 base, 1 new) with more than
+ * DIFF_UNRESOLVED_WARN percent of its samples in rows without a name, or
+ * NULL.  Malloc'd. */
+static char *unresolved_warning(const struct diff_row *r, size_t n, const struct side *sd, int side)
+{
+	double pct = diff_unresolved_pct(r, n, sd->a.total, side);
+	if (!diff_unresolved_warn(pct))
+		return NULL;
+	return xasprintf("%.1f%% of the %s side's samples have no name ([unknown] or [anon]; over %g%%): the "
+			 "comparison misses that code, and those rows are not tested",
+			 pct, side ? "new" : "base", DIFF_UNRESOLVED_WARN);
+}
+
 static void print_text(const struct diff_row *r, size_t n, size_t shown, char **keys, size_t nkeys,
 		       const struct side *b, const struct side *nw, const struct diff_setup *s,
-		       const struct text_opts *t)
+		       const struct text_opts *t, char *const *warnings)
 {
-	size_t flagged = 0;
-	for (size_t i = 0; i < n; i++)
+	size_t flagged = 0, unresolved = 0;
+	for (size_t i = 0; i < n; i++) {
 		flagged += (size_t)r[i].significant;
+		unresolved += (size_t)r[i].unresolved;
+	}
+	for (int w = 0; w < 2; w++)
+		if (warnings[w])
+			printf("# warning: %s\n", warnings[w]);
 	printf("# base: %zu file%s, %llu samples, %.3f s of CPU; new: %zu file%s, %llu samples, %.3f s of CPU\n",
 	       b->files, b->files == 1 ? "" : "s", (unsigned long long)b->a.total, (double)b->cpu_ns / 1e9, nw->files,
 	       nw->files == 1 ? "" : "s", (unsigned long long)nw->a.total, (double)nw->cpu_ns / 1e9);
@@ -143,8 +165,11 @@ static void print_text(const struct diff_row *r, size_t n, size_t shown, char **
 		printf("# compared: each row's share of its profile (--normalize); delta in percentage points\n");
 	else
 		printf("# compared: each row's time (samples x period); delta in points of the base's total time\n");
-	printf("# p: exact conditional binomial test; q: Holm-adjusted over %zu rows; * q < %g: %zu row%s\n", n,
-	       s->alpha, flagged, flagged == 1 ? "" : "s");
+	printf("# p: exact conditional binomial test; q: Holm-adjusted over %zu rows; * q < %g: %zu row%s\n",
+	       n - unresolved, s->alpha, flagged, flagged == 1 ? "" : "s");
+	if (unresolved)
+		printf("# %zu row%s without a name ([unknown], [anon]): not tested, q '-'\n", unresolved,
+		       unresolved == 1 ? "" : "s");
 	/* the columns before the keys: 82 with -l, else 47 (base%, new%,
 	 * delta, its 95% CI, q) */
 	int before = t->long_columns ? 82 : 47;
@@ -156,13 +181,18 @@ static void print_text(const struct diff_row *r, size_t n, size_t shown, char **
 		printf("  %s", keys[k]);
 	printf("\n");
 	for (size_t i = 0; i < shown; i++) {
-		if (t->long_columns)
-			printf("%s %8llu %8llu %6.2f%% %6.2f%% %+8.2f [%+6.2f, %+6.2f] %9.2g %9.2g",
-			       r[i].significant ? "*" : " ", (unsigned long long)r[i].base, (unsigned long long)r[i].new,
-			       r[i].base_pct, r[i].new_pct, r[i].delta, r[i].lo, r[i].hi, r[i].p, r[i].q);
+		char q[32];
+		if (r[i].unresolved)
+			snprintf(q, sizeof q, "-");
 		else
-			printf("%s%6.2f%% %6.2f%% %+6.2f [%+6.2f,%+6.2f] %7.2g", r[i].significant ? "*" : " ",
-			       r[i].base_pct, r[i].new_pct, r[i].delta, r[i].lo, r[i].hi, r[i].q);
+			snprintf(q, sizeof q, "%.2g", r[i].q);
+		if (t->long_columns)
+			printf("%s %8llu %8llu %6.2f%% %6.2f%% %+8.2f [%+6.2f, %+6.2f] %9.2g %9s",
+			       r[i].significant ? "*" : " ", (unsigned long long)r[i].base, (unsigned long long)r[i].new,
+			       r[i].base_pct, r[i].new_pct, r[i].delta, r[i].lo, r[i].hi, r[i].p, q);
+		else
+			printf("%s%6.2f%% %6.2f%% %+6.2f [%+6.2f,%+6.2f] %7s", r[i].significant ? "*" : " ",
+			       r[i].base_pct, r[i].new_pct, r[i].delta, r[i].lo, r[i].hi, q);
 		int used = before;
 		for (size_t k = 0; k < nkeys; k++) {
 			const char *key = r[i].key[k];
@@ -198,9 +228,14 @@ static void print_tsv(const struct diff_row *r, size_t shown, char **keys, size_
 			esc_fputs(r[i].key[k], stdout);
 			putchar('\t');
 		}
-		printf("%llu\t%llu\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.6g\t%.6g\t%d\n", (unsigned long long)r[i].base,
-		       (unsigned long long)r[i].new, r[i].base_pct, r[i].new_pct, r[i].delta, r[i].lo, r[i].hi, r[i].p,
-		       r[i].q, r[i].significant);
+		char q[32];
+		if (r[i].unresolved)
+			snprintf(q, sizeof q, "NA");
+		else
+			snprintf(q, sizeof q, "%.6g", r[i].q);
+		printf("%llu\t%llu\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.6g\t%s\t%d\n", (unsigned long long)r[i].base,
+		       (unsigned long long)r[i].new, r[i].base_pct, r[i].new_pct, r[i].delta, r[i].lo, r[i].hi, r[i].p, q,
+		       r[i].significant);
 	}
 }
 
@@ -315,13 +350,21 @@ int cmd_diff(int argc, char **argv)
 	s.new_period = period_of(&sn);
 	if (!s.share && (s.base_period == 0 || s.new_period == 0))
 		die("diff: a side has no CPU time recorded; use --normalize to compare shares");
+	for (size_t i = 0; i < n; i++)
+		rows[i].unresolved = diff_key_unresolved(rows[i].key, keys, nkeys);
 	diff_compute(rows, n, &s);
 	diff_sort(rows, n, nkeys);
+	char *warnings[2] = { unresolved_warning(rows, n, &sb, 0), unresolved_warning(rows, n, &sn, 1) };
+	for (int w = 0; w < 2; w++)
+		if (warnings[w])
+			warnx_("diff: %s", warnings[w]);
 	size_t shown = n < limit ? n : limit;
 	if (tsv)
 		print_tsv(rows, shown, keys, nkeys);
 	else
-		print_text(rows, n, shown, keys, nkeys, &sb, &sn, &s, &t);
+		print_text(rows, n, shown, keys, nkeys, &sb, &sn, &s, &t, warnings);
+	free(warnings[0]);
+	free(warnings[1]);
 	free(rows);
 	agg_free(&sb.a);
 	agg_free(&sn.a);

@@ -34,12 +34,18 @@ void diff_compute(struct diff_row *rows, size_t n, const struct diff_setup *s)
 			r->lo = r->delta - STATS_Z95 * se;
 			r->hi = r->delta + STATS_Z95 * se;
 		}
-		p[i] = r->p = stats_binom_test(r->base, r->base + r->new, pi);
+		r->p = stats_binom_test(r->base, r->base + r->new, pi);
 	}
-	stats_holm(p, n, q);
+	/* Holm over the named rows only: an unresolved row is not a test */
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!rows[i].unresolved)
+			p[m++] = rows[i].p;
+	stats_holm(p, m, q);
+	m = 0;
 	for (size_t i = 0; i < n; i++) {
-		rows[i].q = q[i];
-		rows[i].significant = q[i] < s->alpha;
+		rows[i].q = rows[i].unresolved ? NAN : q[m++];
+		rows[i].significant = !rows[i].unresolved && rows[i].q < s->alpha;
 	}
 	free(p);
 	free(q);
@@ -52,7 +58,9 @@ static int cmp_rows(const void *pa, const void *pb)
 	const struct diff_row *a = pa, *b = pb;
 	if (a->significant != b->significant)
 		return b->significant - a->significant;
-	if (a->q != b->q)
+	if (a->unresolved != b->unresolved)
+		return a->unresolved - b->unresolved;
+	if (!a->unresolved && a->q != b->q)
 		return a->q < b->q ? -1 : 1;
 	if (fabs(a->delta) != fabs(b->delta))
 		return fabs(a->delta) > fabs(b->delta) ? -1 : 1;
@@ -68,4 +76,26 @@ void diff_sort(struct diff_row *rows, size_t n, size_t nkeys)
 {
 	sort_nkeys = nkeys;
 	sort(rows, n, sizeof *rows, cmp_rows);
+}
+
+int diff_key_unresolved(char *const *key, char *const *names, size_t nkeys)
+{
+	for (size_t k = 0; k < nkeys; k++)
+		if (strcmp(key[k], "[unknown]") == 0 || (strcmp(names[k], "module") == 0 && strcmp(key[k], "[anon]") == 0))
+			return 1;
+	return 0;
+}
+
+double diff_unresolved_pct(const struct diff_row *rows, size_t n, uint64_t total, int side)
+{
+	uint64_t u = 0;
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].unresolved)
+			u += side ? rows[i].new : rows[i].base;
+	return total > 0 ? 100 * (double)u / (double)total : 0;
+}
+
+int diff_unresolved_warn(double pct)
+{
+	return pct > DIFF_UNRESOLVED_WARN;
 }

@@ -22,6 +22,13 @@
  * real 25% speed-up it flagged an unchanged function in 8.8% of trials at
  * 0.05 (tests/unit/test_diff.c, before the switch), Holm in under 5%, at
  * the same power for the real change.
+ *
+ * A row without a name (a key "[unknown]", or the module "[anon]") lumps
+ * together whatever code the symbols could not name, which differs between
+ * two builds or machines: it is "unresolved", gets a p-value but no q and
+ * no significance mark, and is left out of Holm's count.  When more than
+ * DIFF_UNRESOLVED_WARN percent of a side's samples are in such rows the
+ * comparison is missing that much code, and pct diff says so.
  */
 #ifndef PCT_DIFF_H
 #define PCT_DIFF_H
@@ -34,9 +41,12 @@ struct diff_row {
 	uint64_t base, new;            /* samples */
 	double base_pct, new_pct;      /* each profile's share, percent */
 	double delta, lo, hi;          /* change and its 95% interval, percentage points */
-	double p, q;                   /* exact p-value; q: p Holm-adjusted */
-	int significant;               /* q < alpha */
+	double p, q;                   /* exact p-value; q: p Holm-adjusted (NAN if unresolved) */
+	int significant;               /* q < alpha; never for an unresolved row */
+	int unresolved;                /* set by the caller: diff_key_unresolved() */
 };
+
+#define DIFF_UNRESOLVED_WARN 5.0       /* percent of a side's samples */
 
 struct diff_setup {
 	uint64_t base_total, new_total; /* samples of all rows */
@@ -53,7 +63,21 @@ struct diff_setup {
  */
 void diff_compute(struct diff_row *rows, size_t n, const struct diff_setup *s);
 
-/* Sort: significant first, then by q, then by the size of delta. */
+/* Sort: significant first, then by q (unresolved rows, without one,
+ * after the others), then by the size of delta. */
 void diff_sort(struct diff_row *rows, size_t n, size_t nkeys);
+
+/* 1 if a row whose nkeys keys are key[], in the columns named names[]
+ * ("function", "module", "file", ...), has no name: a key is "[unknown]",
+ * or the module is "[anon]".  Else 0. */
+int diff_key_unresolved(char *const *key, char *const *names, size_t nkeys);
+
+/* The share, in percent, of one side's total samples in the unresolved
+ * rows of rows[0..n): side 0 the base, 1 the new.  0 if total is 0. */
+double diff_unresolved_pct(const struct diff_row *rows, size_t n, uint64_t total, int side);
+
+/* 1 if a side with pct percent of its samples unresolved is to be
+ * reported: pct above DIFF_UNRESOLVED_WARN. */
+int diff_unresolved_warn(double pct);
 
 #endif

@@ -24,11 +24,13 @@
 #define DEBUG_ROOT "/usr/lib/debug"
 #define BUILD_ID_BYTES_MAX 64
 
-/* What debuginfod said about one build-id in this run: the file it gave,
- * or NULL. */
+/* What debuginfod said about one build-id and kind of file in this run:
+ * the file it gave, or NULL. */
+enum kind { DEBUGINFO, EXECUTABLE };
 struct asked {
 	uint8_t id[BUILD_ID_BYTES_MAX];
 	size_t len;
+	enum kind kind;
 	char *path;
 };
 
@@ -135,13 +137,32 @@ static void debuginfo_end(void)
 		debuginfod_end(client);
 }
 
-/* debuginfod's file for id, asked at most once per run and within the
- * run's budget of waiting. */
-static int ask_debuginfod(const uint8_t *id, size_t len, char **name)
+/* Read $PCT_DEBUGINFOD_TIMEOUT into budget, once a run. */
+static void budget_init(void)
+{
+	if (budget_read)
+		return;
+	budget_read = 1;
+	atexit(debuginfo_end);
+	const char *s = getenv("PCT_DEBUGINFOD_TIMEOUT");
+	char *end;
+	budget = s && *s ? strtod(s, &end) : DEBUGINFO_TIMEOUT_DEFAULT;
+	if (s && *s && (*end || !(budget >= 0))) {
+		/* a library does not exit: the safe reading is no network */
+		warnx_("PCT_DEBUGINFOD_TIMEOUT wants a number of seconds, not '%s': no debuginfod server is asked", s);
+		budget = 0;
+	}
+}
+
+/* debuginfod's file of that kind for id, asked at most once per run and
+ * within the run's budget of waiting; *name is a copy of its path. */
+static int ask_debuginfod(const uint8_t *id, size_t len, enum kind kind, char **name)
 {
 	struct asked *a = NULL;
+	if (len == 0 || len > BUILD_ID_BYTES_MAX)
+		return -1;
 	for (size_t i = 0; i < nasked && a == NULL; i++)
-		if (asked[i].len == len && memcmp(asked[i].id, id, len) == 0)
+		if (asked[i].kind == kind && asked[i].len == len && memcmp(asked[i].id, id, len) == 0)
 			a = &asked[i];
 	if (a) {
 		const char *why;
@@ -150,19 +171,7 @@ static int ask_debuginfod(const uint8_t *id, size_t len, char **name)
 			*name = xstrdup(a->path);
 		return fd;
 	}
-	if (!budget_read) {
-		budget_read = 1;
-		atexit(debuginfo_end);
-		const char *s = getenv("PCT_DEBUGINFOD_TIMEOUT");
-		char *end;
-		budget = s && *s ? strtod(s, &end) : DEBUGINFO_TIMEOUT_DEFAULT;
-		if (s && *s && (*end || !(budget >= 0))) {
-			/* a library does not exit: the safe reading is no network */
-			warnx_("PCT_DEBUGINFOD_TIMEOUT wants a number of seconds, not '%s': no debuginfod server is asked",
-			       s);
-			budget = 0;
-		}
-	}
+	budget_init();
 	const char *urls = getenv("DEBUGINFOD_URLS");
 	if (budget <= 0 || urls == NULL || *urls == '\0')
 		return -1;
@@ -177,10 +186,12 @@ static int ask_debuginfod(const uint8_t *id, size_t len, char **name)
 	memset(a, 0, sizeof *a);
 	memcpy(a->id, id, len);
 	a->len = len;
+	a->kind = kind;
 	double start = now();
 	deadline = start + budget;
 	char *path = NULL;
-	int fd = debuginfod_find_debuginfo(client, id, (int)len, &path);
+	int fd = kind == EXECUTABLE ? debuginfod_find_executable(client, id, (int)len, &path)
+				    : debuginfod_find_debuginfo(client, id, (int)len, &path);
 	budget -= now() - start;
 	if (fd < 0) {
 		free(path);
@@ -194,6 +205,24 @@ static int ask_debuginfod(const uint8_t *id, size_t len, char **name)
 	else
 		free(path);
 	return fd;
+}
+
+int debuginfo_find_executable(const uint8_t *build_id, size_t len, const char **path)
+{
+	char *name = NULL;
+	int fd = ask_debuginfod(build_id, len, EXECUTABLE, &name);
+	if (fd < 0)
+		return -1;
+	free(name);
+	/* the table's copy lives for the run */
+	for (size_t i = 0; i < nasked; i++)
+		if (asked[i].kind == EXECUTABLE && asked[i].len == len && memcmp(asked[i].id, build_id, len) == 0 &&
+		    asked[i].path) {
+			*path = asked[i].path;
+			return fd;
+		}
+	close(fd);
+	return -1;
 }
 
 /* The name and build-id in the .gnu_debugaltlink section of the ELF file
@@ -266,7 +295,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 		path = build_id_path(id, len);
 		fd = try_file(path, &self, id, len, 0, debuginfo_file_name);
 		free(path);
-		return fd >= 0 ? fd : ask_debuginfod(id, len, debuginfo_file_name);
+		return fd >= 0 ? fd : ask_debuginfod(id, len, DEBUGINFO, debuginfo_file_name);
 	}
 	free(alt);
 	len = 0;
@@ -309,7 +338,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 		if (fd >= 0)
 			return fd;
 	}
-	return len > 0 ? ask_debuginfod(id, len, debuginfo_file_name) : -1;
+	return len > 0 ? ask_debuginfod(id, len, DEBUGINFO, debuginfo_file_name) : -1;
 }
 
 const Dwfl_Callbacks debuginfo_callbacks = {

@@ -15,14 +15,18 @@
  *     build-id matches the module's, or, without a build-id, if its CRC
  *     matches the debug link's;
  *   - finds a dwz file (.gnu_debugaltlink) by its build-id only;
- *   - asks debuginfod at most once per build-id in a run, and waits for it
- *     at most $PCT_DEBUGINFOD_TIMEOUT seconds (default 15; 0: never asks)
- *     in all, over the whole run.
+ *   - asks debuginfod at most once per build-id and kind of file in a run,
+ *     and waits for it at most $PCT_DEBUGINFOD_TIMEOUT seconds (default
+ *     15; 0: never asks) in all, over the whole run.
+ * The same rules give a module's executable by build-id when its recorded
+ * file is missing or another build (debuginfo_find_executable).
  */
 #ifndef PCT_DEBUGINFO_H
 #define PCT_DEBUGINFO_H
 
 #include <elfutils/libdwfl.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #define DEBUGINFO_TIMEOUT_DEFAULT 15   /* seconds of debuginfod waiting per run */
 
@@ -30,5 +34,19 @@
  * descriptor (find_elf finds nothing), and find_debuginfo is the finder
  * above.  */
 extern const Dwfl_Callbacks debuginfo_callbacks;
+
+/*
+ * The executable whose build-id is build_id (len bytes, 1 to 64) from
+ * debuginfod, when DEBUGINFOD_URLS is set: asked at most once per
+ * build-id in a run, the wait counted in the run's budget above (a query
+ * is abandoned, within about a second, when the budget is spent).  The
+ * file, in libdebuginfod's cache ($DEBUGINFOD_CACHE_PATH), is opened as a
+ * regular file only (infile_open) and only if its build-id is build_id.
+ * Returns a read-only descriptor, *path set to the file's name (owned
+ * here, valid for the run), or -1: no URLs, budget spent, the server has
+ * no such file, failed or timed out, or the file is not that build.
+ */
+int debuginfo_find_executable(const uint8_t *build_id, size_t len, const char **path);
+
 
 #endif

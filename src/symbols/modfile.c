@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "debuginfo.h"
 #include "infile.h"
 #include "pct_format.h"
 #include "util.h"
@@ -164,8 +165,11 @@ int modfile_open(const char *path, const uint8_t *id, size_t len, char **file, c
 		fd = spare, chosen = spare_i;
 	else if (spare >= 0)
 		close(spare);
+	const char *fetched = NULL;
+	if (fd < 0 && len > 0) /* last, debuginfod's copy by build-id (checked there) */
+		fd = debuginfo_find_executable(id, len, &fetched);
 	if (fd >= 0) {
-		*file = xstrdup(cand[chosen]);
+		*file = xstrdup(fetched ? fetched : cand[chosen]);
 		free(*why);
 		*why = NULL;
 	}

@@ -131,17 +131,19 @@ dups=$(asked_ids | sort | uniq -d)
 [ -z "$dups" ] || fail "asked more than once for a build-id ($asked requests): $(cat log)"
 echo "server that hangs up: $asked requests, none repeated"
 
-# a server that never answers: the whole report waits at most 15 s for it
+# a server that never answers: the whole report waits at most 15 s for it;
+# 2 s of slack: libdebuginfod looks at the progress callback that ends a
+# query about once a second, and the report's own work under load
 server hang
 rm -rf dcache
-s=$(date +%s)
+s=$(date +%s%N)
 # shellcheck disable=SC2086
 DEBUGINFOD_URLS=http://127.0.0.1:$port run "debuginfod (silent)" report --by=line $profiles
-e=$(( $(date +%s) - s ))
-[ "$e" -lt 30 ] || fail "report took $e s with a silent debuginfod server"
+e=$(( ($(date +%s%N) - s) / 1000000 ))
+[ "$e" -le 17000 ] || fail "report took $e ms with a silent debuginfod server (bound 15 s + 2 s)"
 dups=$(asked_ids | sort | uniq -d)
 [ -z "$dups" ] || fail "asked more than once for a build-id: $(cat log)"
-echo "silent server: report in $e s, $(grep -c . log) requests"
+echo "silent server: report in $e ms, $(grep -c . log) requests"
 # each query timing out after 1 s: libdebuginfod would retry it
 : >log
 rm -rf dcache

@@ -4,7 +4,10 @@
  *  - A/A: two profiles drawn from one distribution are flagged (anything
  *    at q < 0.05) in at most 5% of trials, comparing time or shares;
  *  - a real 25% speed-up of one function (a fifth of the time) is flagged
- *    in at least 95% of trials, and the unchanged functions in at most 5%.
+ *    in at least 95% of trials, and the unchanged functions in at most 5%;
+ *  - rows without a name ([unknown], module [anon]) are never flagged nor
+ *    counted in Holm's adjustment, and a side is warned about above 5% of
+ *    its samples in them.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -82,8 +85,51 @@ static int trial(const double *base_s, const double *new_s, int share, int *firs
 	return flagged + *first;
 }
 
+/* Rows without a name: the key test, the threshold, and the statistics. */
+static void unresolved(void)
+{
+	char *fn[] = { "function" }, *mod[] = { "module" }, *fl[] = { "file", "line" };
+	char *unk[] = { "[unknown]" }, *anon[] = { "[anon]" }, *named[] = { "hot" };
+	char *unk_line[] = { "[unknown]", "0" }, *line[] = { "a.c", "12" };
+	CHECK(diff_key_unresolved(unk, fn, 1));
+	CHECK(!diff_key_unresolved(named, fn, 1));
+	CHECK(diff_key_unresolved(anon, mod, 1));
+	CHECK(!diff_key_unresolved(anon, fn, 1));    /* a function so named is a name */
+	CHECK(diff_key_unresolved(unk_line, fl, 2));
+	CHECK(!diff_key_unresolved(line, fl, 2));
+	CHECK(!diff_unresolved_warn(5.0));            /* more than 5% */
+	CHECK(diff_unresolved_warn(5.01));
+	CHECK(!diff_unresolved_warn(0));
+
+	/* base: 50 of 1000 samples unresolved (5%: no warning); new: 600 of
+	 * 1000 (60%); the [unknown] row changes hugely, yet is not flagged */
+	struct diff_row rows[3] = {
+		{ .key = unk, .base = 50, .new = 600, .unresolved = 1 },
+		{ .key = named, .base = 500, .new = 100 },
+		{ .key = line, .base = 450, .new = 300 },
+	};
+	struct diff_setup s = { .base_total = 1000, .new_total = 1000, .share = 1, .alpha = 0.05 };
+	diff_compute(rows, 3, &s);
+	CHECK(!rows[0].significant && isnan(rows[0].q) && rows[0].p < 1e-10);
+	CHECK(rows[1].significant && rows[2].significant);
+	/* Holm over the 2 named rows: the smaller p times 2, the larger times 1 */
+	double lo = rows[1].p < rows[2].p ? rows[1].p : rows[2].p, hi = rows[1].p < rows[2].p ? rows[2].p : rows[1].p;
+	double qlo = rows[1].p < rows[2].p ? rows[1].q : rows[2].q, qhi = rows[1].p < rows[2].p ? rows[2].q : rows[1].q;
+	CHECK(fabs(qlo - 2 * lo) <= 1e-12 * (2 * lo) + 1e-300);
+	CHECK(fabs(qhi - fmax(hi, 2 * lo)) <= 1e-12 * fmax(hi, 2 * lo) + 1e-300);
+	CHECK(fabs(diff_unresolved_pct(rows, 3, s.base_total, 0) - 5.0) < 1e-9);
+	CHECK(fabs(diff_unresolved_pct(rows, 3, s.new_total, 1) - 60.0) < 1e-9);
+	CHECK(!diff_unresolved_warn(diff_unresolved_pct(rows, 3, s.base_total, 0)));
+	CHECK(diff_unresolved_warn(diff_unresolved_pct(rows, 3, s.new_total, 1)));
+	CHECK(diff_unresolved_pct(rows, 3, 0, 0) == 0);
+	/* sorted: the flagged named rows first, the unresolved one last */
+	diff_sort(rows, 3, 1);
+	CHECK(rows[2].unresolved);
+}
+
 int main(void)
 {
+	unresolved();
 	/* 20 s of CPU over 40 functions, Zipf-like: f0 holds a fifth */
 	double base[K], faster[K], sum = 0;
 	for (int i = 0; i < K; i++)
