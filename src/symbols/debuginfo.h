@@ -7,8 +7,9 @@
  * standard finder opens what they name with a blocking open(2), follows
  * "../", and asks debuginfod (DEBUGINFOD_URLS) several times per module
  * with a 90 s timeout each.  This finder instead:
- *   - looks up /usr/lib/debug/.build-id/xx/yyyy.debug by the module's
- *     build-id, then the debug link's name in the module's directory, its
+ *   - looks up, by the module's build-id, --symfs's and the build-id
+ *     cache's debug file (modfile_debug_paths, modfile.h), then
+ *     /usr/lib/debug/.build-id/xx/yyyy.debug, then the debug link's name in the module's directory, its
  *     .debug subdirectory and /usr/lib/debug + that directory; a link name
  *     containing '/' or ".." is refused;
  *   - opens only regular files (infile_open) and keeps one only if its
@@ -18,8 +19,9 @@
  *   - asks debuginfod at most once per build-id and kind of file in a run,
  *     and waits for it at most $PCT_DEBUGINFOD_TIMEOUT seconds (default
  *     15; 0: never asks) in all, over the whole run.
- * The same rules give a module's executable by build-id when its recorded
- * file is missing or another build (debuginfo_find_executable).
+ * The same rules give a module's executable by build-id when no file of
+ * its build-id is found otherwise (debuginfo_find_executable, the last
+ * step of modfile_open).
  */
 #ifndef PCT_DEBUGINFO_H
 #define PCT_DEBUGINFO_H
