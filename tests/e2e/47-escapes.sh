@@ -121,6 +121,8 @@ grep -qF "$fn" strings.txt || fail "pprof: the function is not escaped: $(cat -v
 # warnings: the module and the source file are gone
 mv "$dir" gone
 rm -f "$srcname"
+# (the build-id cache, which pct record filled, would still name it)
+export PCT_CACHE=0
 check "report without the module" "$PCTBIN" report e.pct
 grep -qF 'esc\x1b]0;x\x07\x9bprog' err.txt || fail "no warning that names the module: $(cat -v err.txt)"
 "$PCTBIN" line s.tsv >/dev/null 2>err.txt
