@@ -578,7 +578,8 @@ static int read_header(int fd, uint64_t size, struct pct_header *h, const char *
 }
 
 /* The used slots of the sample table of the file at fd, read in chunks of
- * 1 MiB; holes (SEEK_DATA) are empty slots and are not read. */
+ * at most 1 MiB, each up to the next hole; holes (SEEK_DATA, SEEK_HOLE)
+ * are empty slots and are not read. */
 static int read_slots(int fd, const struct pct_header *h, struct slot **slots, size_t *n, const char *file,
 		      char *err, size_t errlen)
 {
@@ -602,6 +603,17 @@ static int read_slots(int fd, const struct pct_header *h, struct slot **slots, s
 				break;
 		}
 		uint64_t k = end - i < CHUNK ? end - i : CHUNK;
+		/* only as far as the data goes: a hole after it is empty slots
+		 * (a sparse table of a few used pages was read 1 MiB a page) */
+		off_t from = (off_t)(base + i * es);
+		if (data > from)
+			from = data;    /* the slot that holds it starts in the hole before */
+		off_t hole = lseek(fd, from, SEEK_HOLE);
+		if (hole > (off_t)(base + i * es)) {
+			uint64_t upto = ((uint64_t)hole - base + es - 1) / es;   /* slots up to the hole */
+			if (upto > i && upto - i < k)
+				k = upto - i;
+		}
 		if (read_all(fd, e, k * es, (off_t)(base + i * es)) != 0) {
 			fail(err, errlen, file, "cannot read the sample table: %s",
 			     errno ? strerror(errno) : "file shrank");
@@ -776,6 +788,8 @@ int profile_compact_fd(int fd, uint64_t size, const char *file, void **out, size
 	struct slot *slots = NULL;
 	size_t n = 0;
 	char *buf = NULL;
+	struct pct_thread *threads = NULL;
+	uint32_t *renum = NULL;        /* old thread slot + 1 -> new slot + 1 */
 	int rc = -1;
 
 	*out = NULL;
@@ -798,8 +812,22 @@ int profile_compact_fd(int fd, uint64_t size, const char *file, void **out, size
 	uint64_t slots_n = 1, stacks = h2.stacks_offset ? stacks_used(&h2) : 0;
 	while (slots_n < n)
 		slots_n *= 2;
+	/* the thread table: its used slots packed (4096 slots were 128 KiB of
+	 * each profile), renumbered in every entry's and stack record's ctx */
+	threads = xmalloc((h2.threads_max ? h2.threads_max : 1) * sizeof *threads);
+	if (read_all(fd, threads, (size_t)h2.threads_max * sizeof *threads, (off_t)h2.threads_offset) != 0) {
+		fail(err, errlen, file, "cannot read the thread table: %s", errno ? strerror(errno) : "file shrank");
+		goto out;
+	}
+	renum = xcalloc((size_t)h2.threads_max + 1, sizeof *renum);
+	uint32_t used = 0;
+	for (uint32_t t = 0; t < h2.threads_max; t++)
+		if (threads[t].tid) {
+			threads[used] = threads[t];
+			renum[t + 1] = ++used;
+		}
 	struct pct_layout l;
-	if (pct_layout(&l, h2.modules_count, h2.strings_used, h2.threads_max, slots_n, stacks) != 0 ||
+	if (pct_layout(&l, h2.modules_count, h2.strings_used, used, slots_n, stacks) != 0 ||
 	    l.file_size > SIZE_MAX) {
 		fail(err, errlen, file, "too large to compact");
 		goto out;
@@ -808,17 +836,34 @@ int profile_compact_fd(int fd, uint64_t size, const char *file, void **out, size
 	if (read_all(fd, buf + l.modules_offset, (size_t)h2.modules_count * sizeof(struct pct_module),
 		     (off_t)h2.modules_offset) != 0 ||
 	    read_all(fd, buf + l.strings_offset, (size_t)h2.strings_used, (off_t)h2.strings_offset) != 0 ||
-	    read_all(fd, buf + l.threads_offset, (size_t)h2.threads_max * sizeof(struct pct_thread),
-		     (off_t)h2.threads_offset) != 0 ||
 	    (stacks && read_all(fd, buf + l.stacks_offset, (size_t)stacks, (off_t)h2.stacks_offset) != 0)) {
 		fail(err, errlen, file, "cannot read it: %s", errno ? strerror(errno) : "file shrank");
 		goto out;
 	}
 	/* the used entries first, in the table's order; a reader scans every
 	 * slot, so their hash positions do not matter */
+	memcpy(buf + l.threads_offset, threads, (size_t)used * sizeof *threads);
 	struct pct_entry *t = (struct pct_entry *)(buf + l.table_offset);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		t[i] = slots[i].e;
+		uint64_t th = t[i].ctx & PCT_CTX_THREAD_MASK;
+		if (th <= h2.threads_max)        /* else left for the parse to refuse */
+			t[i].ctx = (t[i].ctx & ~(uint64_t)PCT_CTX_THREAD_MASK) | renum[th];
+	}
+	/* the stack records' ctx: walked as a reader walks them, to the first
+	 * record not written */
+	for (uint64_t off = 0; stacks && off + sizeof(struct pct_stack) <= stacks;) {
+		struct pct_stack r;
+		memcpy(&r, buf + l.stacks_offset + off, sizeof r);
+		if (r.size < sizeof r || r.size % 8 != 0 || r.size > stacks - off)
+			break;
+		uint32_t th = r.ctx & PCT_CTX_THREAD_MASK;
+		if (th <= h2.threads_max) {
+			r.ctx = (r.ctx & ~(uint32_t)PCT_CTX_THREAD_MASK) | renum[th];
+			memcpy(buf + l.stacks_offset + off + offsetof(struct pct_stack, ctx), &r.ctx, sizeof r.ctx);
+		}
+		off += r.size;
+	}
 	h2.header_size = sizeof h2;
 	h2.file_size = l.file_size;
 	h2.modules_offset = l.modules_offset;
@@ -826,6 +871,8 @@ int profile_compact_fd(int fd, uint64_t size, const char *file, void **out, size
 	h2.strings_offset = l.strings_offset;
 	h2.strings_size = h2.strings_used;
 	h2.threads_offset = l.threads_offset;
+	h2.threads_max = used;
+	h2.threads_count = used;
 	h2.table_offset = l.table_offset;
 	h2.table_slots = slots_n;
 	h2.slots_used = n;
@@ -841,6 +888,8 @@ int profile_compact_fd(int fd, uint64_t size, const char *file, void **out, size
 out:
 	free(buf);
 	free(slots);
+	free(threads);
+	free(renum);
 	return rc;
 }
 

@@ -102,10 +102,11 @@ void profile_free(struct profile *p);
 /*
  * The profile of the file at fd (size bytes, named file in messages),
  * compacted into a new pct file in memory (*out, malloc'd, *outlen bytes):
- * the same header, modules, string pool, thread table and stack records,
- * with only the sample table's used entries (the smallest power of two of
- * slots that holds them, used entries first) and no unused reserve in the
- * module table, pool or stack region.  Holes of a sparse file are skipped,
+ * the same header, modules, string pool and stack records, with only the
+ * sample table's used entries (the smallest power of two of slots that
+ * holds them, used entries first), the thread table's used slots (packed,
+ * renumbered in the entries' and stack records' ctx) and no unused
+ * reserve in the module table, pool or stack region.  Holes of a sparse file are skipped,
  * not read.  Returns 0, or -1 with "'FILE': what is wrong" in err.  The
  * result is not checked beyond the header: parse it (profile_parse).
  */
