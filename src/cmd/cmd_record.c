@@ -414,8 +414,26 @@ static int finish(const char *file, const char *shown, const char *cmd, int with
 	size_t n, ignored;
 	struct run_file *v = collect(file, with_main, run, &n, &ignored);
 	int rc = 0, own = n && strcmp(v[0].path, file) == 0;
-	for (size_t i = 0; i < n; i++)
+	uint64_t taken = 0;
+	for (size_t i = 0; i < n; i++) {
 		add_sampled(run, &v[i].p);
+		taken += v[i].p.total + v[i].p.hdr.dropped;
+	}
+	/* Under record a process without a sample writes an empty profile
+	 * (lib/exec.c), so that the tree lists it; a run where no process
+	 * took one has nothing to report: its files are removed, and the
+	 * command is said to have written none, with the likeliest reason. */
+	if (n && taken == 0) {
+		for (size_t i = 0; i < n; i++) {
+			if (unlink(v[i].path) != 0)
+				warnx_("cannot remove '%s' (a profile without samples): %s", v[i].path, strerror(errno));
+			profile_free(&v[i].p);
+			free(v[i].raw);
+			free(v[i].path);
+		}
+		n = 0;
+		own = 0;
+	}
 	/* (per-process work at the end, such as keeping each process's
 	 * files beside FILE, belongs in this loop) */
 	if (!own && with_main)
