@@ -75,7 +75,7 @@ printf '  pct record                    %8s ms added per process\n' "$(per $reco
 [ -n "$perf" ] && printf '  perf record -e cpu-clock      %8s ms added per process\n' "$(per $perf)"
 end=$(awk -v a=$endw -v n=$N 'BEGIN { printf "%.3f", a / n / 1e6 }')
 rt=$(per $runtime)
-ratio=$(awk -v e=$end -v r=$rt 'BEGIN { printf "%.2f", r > 0 ? e / r : 0 }')
+ratio=$(awk -v e=$end -v r=$rt 'BEGIN { printf "%.2f", (r > 0 ? e / r : 0) }')
 echo "  record's end work (listing, reading, compacting, folding, removing; timed from the command's end"
 echo "  to record's exit): $(awk -v a=$endw 'BEGIN { printf "%.1f", a / 1e6 }') ms, $end ms per process;" \
 	"$ratio x the runtime's added cost per process"
