@@ -3,8 +3,9 @@
  *
  * The child gets LD_PRELOAD=libpct.so (ahead of any preload it already
  * has), PCT=FILE and PCT_HZ; the runtime's constructor does the rest.
- * record waits, prints one summary line on stderr, and exits as the child
- * did: with its status, or by the same signal.
+ * record waits, folds the profiles of the command's process tree into
+ * FILE (finish(): one tree file, tree.h), prints a summary on stderr, and
+ * exits as the child did: with its status, or by the same signal.
  */
 #define _GNU_SOURCE
 #include <errno.h>
