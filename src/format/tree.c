@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -60,9 +61,24 @@ int tree_write(const char *path, const struct tree_member *members, size_t n, ui
 	h.root_pid = root_pid;
 	h.session = session;
 
+	/* the runtime's modes, whatever the umask: 0644, or 0600 when a
+	 * profile holds call stacks (copies of raw stack memory) */
+	mode_t mode = 0644;
+	for (size_t i = 0; i < n; i++) {
+		struct pct_header ph;
+		memset(&ph, 0, sizeof ph);
+		memcpy(&ph, members[i].data, members[i].size < sizeof ph ? members[i].size : sizeof ph);
+		if (ph.stacks_offset)
+			mode = 0600;
+	}
 	struct outfile o;
 	if (outfile_open(&o, path, err, errlen) != 0)
 		goto out;
+	if (o.tmp && fchmod(fileno(o.fp), mode) != 0) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		outfile_abort(&o);
+		goto out;
+	}
 	int ok = fwrite(&h, sizeof h, 1, o.fp) == 1 && fwrite(index, sizeof *index, n, o.fp) == n;
 	for (size_t i = 0; ok && i < n; i++)
 		ok = fwrite(z[i], 1, index[i].size, o.fp) == index[i].size;

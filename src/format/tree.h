@@ -22,7 +22,9 @@ struct tree_member {
 /*
  * Write members (n >= 1, in the tree's order) as one tree file at path:
  * each compressed with zlib, then written to a temporary beside path
- * (outfile.h: O_CREAT | O_EXCL | O_NOFOLLOW) and renamed over it.
+ * (outfile.h: O_CREAT | O_EXCL | O_NOFOLLOW) and renamed over it, with
+ * the runtime's mode whatever the umask: 0644, or 0600 if a member holds
+ * call stacks.
  * root_pid and session go in the header.  Returns 0, or -1 with "cannot
  * create/write 'PATH': why" in err.
  */
