@@ -408,6 +408,55 @@ static inline int pct_layout(struct pct_layout *l, uint64_t modules_max, uint64_
 	return 0;
 }
 
+/*
+ * A process tree's profiles in one file: what `pct record` leaves under
+ * its FILE when the command's tree wrote more than one profile (pct(5),
+ * "Tree files").  Each process writes its own profile while it runs (the
+ * layout above, crash-safe); when the command ends, record folds them,
+ * compacted (profile_compact_fd: only the used entries) and each
+ * compressed with zlib (RFC 1950), into:
+ *
+ *   0                 struct pct_tree_header     (header_size bytes)
+ *   index_offset      struct pct_tree_member[members]
+ *   member.offset     member.size bytes: a zlib stream that inflates to
+ *                     exactly member.raw_size bytes, a complete pct
+ *                     profile of the layout above
+ *   file_size
+ *
+ * Members are in the tree's order: by the time sampling started in them
+ * (header.start_time_ns), so a parent comes before the children it
+ * started, and a program before the one its process exec'd.  Readers
+ * check every offset and size against the file and the limits below
+ * before they use it.
+ */
+#define PCT_TREE_MAGIC "PCTTREE"       /* 8 bytes with the trailing NUL */
+#define PCT_TREE_VERSION 1
+#define PCT_TREE_ZLIB 1                /* pct_tree_member.encoding: zlib (RFC 1950) */
+#define PCT_TREE_MEMBERS_MAX (1u << 20) /* members a reader accepts */
+#define PCT_TREE_RAW_MAX (UINT64_C(1) << 40) /* bytes a member may inflate to */
+
+struct pct_tree_header {
+	char magic[PCT_MAGIC_LEN];     /*  0 PCT_TREE_MAGIC */
+	uint32_t version;              /*  8 PCT_TREE_VERSION */
+	uint32_t byte_order;           /* 12 PCT_BYTE_ORDER, written natively */
+	uint32_t header_size;          /* 16 bytes: sizeof(struct pct_tree_header) */
+	uint32_t members;              /* 20 profiles in the file, at least 1 */
+	uint64_t index_offset;         /* 24 bytes from file start, 8-aligned */
+	uint64_t file_size;            /* 32 bytes */
+	uint32_t member_size;          /* 40 bytes: sizeof(struct pct_tree_member) */
+	uint32_t root_pid;             /* 44 the command's pid (it may have written no member) */
+	uint64_t session;              /* 48 the run's $PCT_SESSION token */
+	uint64_t reserved;             /* 56 zero */
+};                                     /* 64 */
+
+struct pct_tree_member {
+	uint64_t offset;               /*  0 bytes from file start */
+	uint64_t size;                 /*  8 bytes stored at offset */
+	uint64_t raw_size;             /* 16 bytes of the profile once inflated */
+	uint32_t pid;                  /* 24 the profile's header.pid, for listings */
+	uint32_t encoding;             /* 28 PCT_TREE_ZLIB */
+};                                     /* 32 */
+
 /* The infix of the names of temporary files: the runtime's DIR/.pct-tmp.PID
  * (where O_TMPFILE is missing) and the tools' OUT.pct-tmp.XXXXXX. */
 #define PCT_TMP_INFIX ".pct-tmp."

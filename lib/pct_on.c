@@ -448,6 +448,24 @@ fail:
 	return -1;
 }
 
+/* Under pct record ($PCT_SESSION), a process without a sample still
+ * writes its profile, with no sample, when it ends or execs: the tree then
+ * lists every program that ran in it (pct-record(1)).  The caller is the
+ * process that owns the state. */
+static void write_empty(void)
+{
+	if (rt_g.cfg.session && !rt_load_acquire(&rt_g.table_ready) && rt_output_create() == 0)
+		rt_output_finish();   /* no sample: it is complete as it is */
+}
+
+void rt_before_exec(void)
+{
+	/* a vfork child shares the parent's memory: it changes nothing */
+	if (rt_load(&rt_g.state) != RT_ON || rt_g.hdr == NULL || rt_g.led.pid != rt_getpid())
+		return;
+	write_empty();
+}
+
 PUBLIC void pct_off(void)
 {
 	/* A child made by a raw clone(2) or vfork(2) shares the parent's
@@ -464,6 +482,7 @@ PUBLIC void pct_off(void)
 		return;
 	}
 	rt_sampling_stop();
+	write_empty();
 	if (rt_load_acquire(&rt_g.table_ready))
 		rt_modules_scan_pending();
 	rt_output_finish();

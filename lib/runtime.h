@@ -368,6 +368,10 @@ void rt_output_abandon(void);
 
 /* pct_on.c: the host's limits (RESOURCES in libpct(3)) */
 uint32_t rt_getpid(void);                           /* async-signal-safe, never glibc's cache */
+/* Before execve and _exit (exec.c): under pct record, a process that took
+ * no sample writes its profile, empty and complete, so that the tree
+ * lists the program.  async-signal-safe; does nothing in a vfork child. */
+void rt_before_exec(void);
 int rt_status_field(const char *field, uint64_t *a, uint64_t *b); /* async-signal-safe */
 void rt_block_signals(void *old_sigset);            /* async-signal-safe */
 void rt_restore_signals(const void *old_sigset);    /* async-signal-safe */

@@ -107,7 +107,7 @@ static int read_side(struct side *sd, char *const *files, size_t n, const struct
 	sd->files = m.files;
 	sd->dropped = m.dropped;
 	sd->cpu_ns = m.cpu_ns;
-	free(m.file);
+	stage_meta_free(&m);
 	char *vals[16];
 	int rc;
 	while ((rc = tsv_next(&t, err, sizeof err)) > 0) {

@@ -3,8 +3,9 @@
  *
  * The child gets LD_PRELOAD=libpct.so (ahead of any preload it already
  * has), PCT=FILE and PCT_HZ; the runtime's constructor does the rest.
- * record waits, prints one summary line on stderr, and exits as the child
- * did: with its status, or by the same signal.
+ * record waits, folds the profiles of the command's process tree into
+ * FILE (finish(): one tree file, tree.h), prints a summary on stderr, and
+ * exits as the child did: with its status, or by the same signal.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,6 +34,7 @@
 #include "infile.h"
 #include "perfmap.h"
 #include "profile.h"
+#include "tree.h"
 #include "util.h"
 
 static const char usage[] =
@@ -42,10 +44,12 @@ static const char usage[] =
 	"to FILE (default: COMMAND's base name + \".pct\").  An existing FILE is\n"
 	"first renamed to FILE.old (only a regular file: record refuses a link,\n"
 	"FIFO or device there).  Every process of the tree is profiled: a\n"
-	"forked or exec'd process writes FILE's stem + \".PID.pct\" beside FILE,\n"
-	"and record lists those its own run wrote (see pct-record(1)), with a\n"
-	"pct report command for them and the share of COMMAND's CPU time\n"
-	"(wait4) their samples cover.  The exit status is COMMAND's.\n"
+	"forked or exec'd process writes FILE's stem + \".PID.pct\" while it\n"
+	"runs; when COMMAND ends, record folds its run's files into FILE, one\n"
+	"tree file (compacted, in the tree's order; see pct-record(1)) that\n"
+	"every command reads, and prints a summary: processes, samples, and the\n"
+	"share of COMMAND's CPU time (wait4) they cover.  The exit status is\n"
+	"COMMAND's.\n"
 	"\n"
 	"  -o, --output=FILE  write the profile to FILE\n"
 	"  -e, --event=EVENT  cpu (default): user + system CPU time, CPU-time timers\n"
@@ -193,94 +197,97 @@ static void add_sampled(struct run *run, const struct profile *p)
  * Read path as a profile this run wrote: a regular file (never a FIFO,
  * which would block, nor through a symbolic link), owned by our effective
  * user, carrying the run's session token, that started sampling no
- * earlier than the run.  Returns 0, or -1 with the reason in why.  The
- * name is in a directory others may write to, so it is opened once
- * (infile.h) and read through that descriptor.
+ * earlier than the run.  It is read compacted (profile_compact_fd: the
+ * holes of the sparse table are skipped), into *raw (*rawlen bytes, the
+ * pct file tree_write folds) and p (parsed from it).  Returns 0, or -1
+ * with the reason in why.  The name is in a directory others may write
+ * to, so it is opened once (infile.h) and read through that descriptor.
  */
-static int read_own(const char *path, const struct run *run, struct profile *p, char *why, size_t whylen)
+static int read_own(const char *path, const struct run *run, struct profile *p, void **raw, size_t *rawlen,
+		    char *why, size_t whylen)
 {
 	struct stat st;
 	const char *reason;
+	*raw = NULL;
 	int fd = infile_open(path, 1, &st, &reason);
 	if (fd < 0)
 		return snprintf(why, whylen, "%s", reason), -1;
 	int rc = -1;
 	if (st.st_uid != geteuid())
 		snprintf(why, whylen, "owned by uid %u, not by this run's user", (unsigned)st.st_uid);
-	else if (profile_read_fd(fd, (uint64_t)st.st_size, path, p, why, whylen) != 0)
+	else if (profile_compact_fd(fd, (uint64_t)st.st_size, path, raw, rawlen, why, whylen) != 0 ||
+		 profile_parse(path, *raw, *rawlen, p, why, whylen) != 0)
 		;
 	else if (p->hdr.session != run->session || p->hdr.start_time_ns < run->started)
 		profile_free(p), snprintf(why, whylen, "written by another run");
 	else
 		rc = 0;
+	if (rc != 0)
+		free(*raw), *raw = NULL;
 	close(fd);
 	return rc;
 }
 
-/* The summary line of FILE, the command's own profile: only if this run
- * wrote it (the command's pid, our user, started during the run).
- * Returns 1 if it did. */
-static int summarize(const char *file, const char *shown, const char *cmd, struct run *run)
+/* Why the command wrote no profile, the likeliest reason first: a short
+ * run, whose own CPU time (own_cpu_ns: the dynamic loader's time before
+ * pct starts included, its children's not) we know. */
+static void no_profile(const char *cmd, const struct run *run)
 {
-	struct profile p;
-	struct stat st;
-	char why[512];
+	char *shown_cmd = esc_dup(cmd);  /* a name with control bytes */
+	cmd = shown_cmd;
+	if (run->period_ns && run->own_ns != UINT64_MAX)
+		note("'%s' wrote no profile: no sample in its %s %.0f ms of CPU time (one "
+		     "per %.1f ms, from when pct started in it), or a static program not linked "
+		     "with libpct, or a setuid one", cmd, run->own_ns ? "about" : "less than",
+			(run->own_ns ? run->own_ns : run->own_tick_ns) / 1e6, run->period_ns / 1e6);
+	else if (run->period_ns)
+		note("'%s' wrote no profile: no sample (one per %.1f ms of its CPU time, from "
+				"when pct started in it), or a static program not linked with libpct, or a "
+				"setuid one", cmd, run->period_ns / 1e6);
+	else
+		note("'%s' wrote no profile (no sample, or a static program not linked "
+				"with libpct, or a setuid one)", cmd);
+	free(shown_cmd);
+}
 
-	if (lstat(file, &st) != 0) {
-		char *shown_cmd = esc_dup(cmd);  /* a name with control bytes */
-		cmd = shown_cmd;
-		/* the likeliest reason first: a short run, whose own CPU time
-		 * (own_cpu_ns: the dynamic loader's time before pct starts
-		 * included, its children's not) we know */
-		if (run->period_ns && run->own_ns != UINT64_MAX)
-			note("'%s' wrote no profile: no sample in its %s %.0f ms of CPU time (one "
-			     "per %.1f ms, from when pct started in it), or a static program not linked "
-			     "with libpct, or a setuid one", cmd, run->own_ns ? "about" : "less than",
-				(run->own_ns ? run->own_ns : run->own_tick_ns) / 1e6, run->period_ns / 1e6);
-		else if (run->period_ns)
-			note("'%s' wrote no profile: no sample (one per %.1f ms of its CPU time, from "
-					"when pct started in it), or a static program not linked with libpct, or a "
-					"setuid one", cmd, run->period_ns / 1e6);
-		else
-			note("'%s' wrote no profile (no sample, or a static program not linked "
-					"with libpct, or a setuid one)", cmd);
-		free(shown_cmd);
-		return 0;
-	}
-	if (read_own(file, run, &p, why, sizeof why) != 0) {
-		warnx_("'%s' is not this run's profile (%s); ignored", shown, why);
-		return 0;
-	}
-	if (p.hdr.pid != (uint32_t)run->child) {
-		warnx_("'%s' was written by pid %u, not by the command (pid %d); ignored", shown, p.hdr.pid,
-		       (int)run->child);
-		profile_free(&p);
-		return 0;
-	}
-	add_sampled(run, &p);
-	double rate = profile_rate(&p);
+/* The summary of FILE when the command's own profile is the only one: its
+ * samples, rate and span. */
+static void summarize(const struct profile *p, const char *shown)
+{
+	double rate = profile_rate(p);
 	char *at = rate > 0 ? xasprintf(" at %.1f Hz", rate) : xstrdup("");
-	if (strcmp(p.hdr.dimension, "seconds") != 0)
-		note("%llu samples%s of %s, written to '%s'", (unsigned long long)(p.total + p.hdr.dropped), at,
-		     p.hdr.dimension, shown);
+	if (strcmp(p->hdr.dimension, "seconds") != 0)
+		note("%llu samples%s of %s, written to '%s'", (unsigned long long)(p->total + p->hdr.dropped), at,
+		     p->hdr.dimension, shown);
 	else
 		note("%llu samples%s over %.3f s of %s time, written to '%s'",
-		     (unsigned long long)(p.total + p.hdr.dropped), at, (double)p.cpu_ns / 1e9,
-		     p.hdr.event == PCT_EVENT_WALL ? "wall-clock" : p.hdr.event == PCT_EVENT_USER ? "user CPU" : "CPU",
+		     (unsigned long long)(p->total + p->hdr.dropped), at, (double)p->cpu_ns / 1e9,
+		     p->hdr.event == PCT_EVENT_WALL ? "wall-clock" : p->hdr.event == PCT_EVENT_USER ? "user CPU" : "CPU",
 		     shown);
 	free(at);
-	if (p.hdr.stacks_offset) {
-		uint64_t with = 0;
-		for (size_t i = 0; i < p.nstacks; i++)
-			with += p.stacks[i].weight;
-		if (p.hdr.stacks_dropped)
-			note("%llu samples have call stacks; %llu did not fit in the stack region (raise "
-			     "$PCT_STACK_AREA, MiB)", (unsigned long long)with, (unsigned long long)p.hdr.stacks_dropped);
-		else
-			note("%llu samples have call stacks", (unsigned long long)with);
+}
+
+/* The call stacks' line: how many samples have one, and how many did not
+ * fit, summed over the profiles. */
+static void summarize_stacks(const struct profile *v, size_t n)
+{
+	uint64_t with = 0, dropped = 0;
+	int any = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (!v[k].hdr.stacks_offset)
+			continue;
+		any = 1;
+		for (size_t i = 0; i < v[k].nstacks; i++)
+			with += v[k].stacks[i].weight;
+		dropped += v[k].hdr.stacks_dropped;
 	}
-	profile_free(&p);
-	return 1;
+	if (!any)
+		return;
+	if (dropped)
+		note("%llu samples have call stacks; %llu did not fit in the stack region (raise "
+		     "$PCT_STACK_AREA, MiB)", (unsigned long long)with, (unsigned long long)dropped);
+	else
+		note("%llu samples have call stacks", (unsigned long long)with);
 }
 
 /* Put the modules the profile at file needs in the build-id cache, so
@@ -361,103 +368,166 @@ static int runtime_suffix(const char *s)
 	return strcmp(s + d, ".pct") == 0;
 }
 
-struct child_file {
-	char *name;                    /* as the user would name it: FILE's stem as given + ".PID.pct" */
-	uint32_t pid;
-	char *command;
-	uint64_t samples;
+/* One profile of the run: where it was, its pct file compacted, and
+ * the profile read from that. */
+struct run_file {
+	char *path;
+	void *raw;
+	size_t rawlen;
+	struct profile p;
 };
 
-#define LIST_MAX 32                    /* files named one by one in the suggested command */
+/* The tree's order (pct_format.h, struct pct_tree_header): by the time
+ * sampling started, then by pid. */
+static int cmp_run_file(const void *pa, const void *pb)
+{
+	const struct run_file *a = pa, *b = pb;
+	if (a->p.hdr.start_time_ns != b->p.hdr.start_time_ns)
+		return a->p.hdr.start_time_ns < b->p.hdr.start_time_ns ? -1 : 1;
+	return a->p.hdr.pid < b->p.hdr.pid ? -1 : a->p.hdr.pid > b->p.hdr.pid;
+}
 
 /*
- * The profiles of the processes forked or exec'd under the command: the
- * runtime names them FILE's stem + ".PID.pct" or ".PID.K.pct" when FILE
- * is taken.  Others may put files under such names too (FILE's directory
- * may be /tmp), so a file counts only if read_own() accepts it: ours,
- * and carrying this run's session token.
+ * The profiles of the run: FILE, the command's own (if it took a sample),
+ * and those of the processes forked or exec'd under it, which the runtime
+ * names FILE's stem + ".PID.pct" or ".PID.K.pct" when FILE is taken.
+ * Others may put files under such names too (FILE's directory may be
+ * /tmp), so a file counts only if read_own() accepts it: ours, and
+ * carrying this run's session token.  *ignored counts the others.
  */
-static void list_tree(const char *file, const char *shown, int have_main, struct run *run)
+static struct run_file *collect(const char *file, int with_main, const struct run *run, size_t *n,
+				size_t *ignored)
 {
-	size_t len = strlen(file), slen = strlen(shown);
+	size_t len = strlen(file), cap = 0;
+	struct run_file *v = NULL;
+	char why[512];
+	*n = 0;
+	*ignored = 0;
 	if (len > 4 && strcmp(file + len - 4, ".pct") == 0)
 		len -= 4;
-	if (slen > 4 && strcmp(shown + slen - 4, ".pct") == 0)
-		slen -= 4;
 	char *pattern = xasprintf("%.*s.*.pct", (int)len, file);
-	struct child_file *v = NULL;
-	size_t n = 0, cap = 0, ignored = 0;
 	glob_t g;
-	if (glob(pattern, GLOB_NOESCAPE, NULL, &g) == 0) {
-		for (size_t i = 0; i < g.gl_pathc; i++) {
-			const char *rest = g.gl_pathv[i] + len + 1;
-			if (!runtime_suffix(rest))
-				continue;
-			struct profile p;
-			char why[512];
-			if (read_own(g.gl_pathv[i], run, &p, why, sizeof why) != 0) {
-				ignored++;
-				continue;
-			}
-			add_sampled(run, &p);
-			grow(&v, &cap, n + 1, sizeof *v);
-			v[n++] = (struct child_file){ xasprintf("%.*s.%s", (int)slen, shown, rest), p.hdr.pid,
-						      xstrdup(p.command), p.total + p.hdr.dropped };
-			profile_free(&p);
-		}
-		globfree(&g);
-	}
+	int have = glob(pattern, GLOB_NOESCAPE | GLOB_NOSORT, NULL, &g) == 0;
 	free(pattern);
-
-	if (n)
-		note("the processes it started wrote:");
-	for (size_t i = 0; i < n; i++)
-		note("  '%s': pid %u (%s), %llu samples", v[i].name, v[i].pid, v[i].command,
-		     (unsigned long long)v[i].samples);
-	/* the command to report with, built with put_word and printed as one
-	 * message */
-	char *line = NULL;
-	size_t line_len = 0;
-	FILE *w = (n || have_main) ? open_memstream(&line, &line_len) : NULL;
-	if (w && n == 0) {
-		fputs("report it with `pct report ", w);
-		put_word(shown, w);
-		fputs("`", w);
-	} else if (w) {
-		fputs("report them together with `pct report", w);
-		if (have_main) {
-			fputc(' ', w);
-			put_word(shown, w);
+	for (size_t i = 0; i <= (have ? g.gl_pathc : 0); i++) {
+		const char *path = i == 0 ? file : g.gl_pathv[i - 1];
+		struct run_file f = { 0 };
+		if (i == 0 && !with_main)
+			continue;
+		if (i > 0 && !runtime_suffix(path + len + 1))
+			continue;
+		if (read_own(path, run, &f.p, &f.raw, &f.rawlen, why, sizeof why) != 0) {
+			if (i == 0 && errno != ENOENT && access(file, F_OK) == 0)
+				warnx_("'%s' is not this run's profile (%s); ignored", path, why);
+			else if (i > 0)
+				(*ignored)++;
+			continue;
 		}
-		if (n <= LIST_MAX) {
-			for (size_t i = 0; i < n; i++) {
-				fputc(' ', w);
-				put_word(v[i].name, w);
-			}
-			fputs("` (add --by=process for one row per process)", w);
-		} else {
-			char *glob_word = xasprintf("%.*s.", (int)slen, shown);
-			fputc(' ', w);
-			put_word(glob_word, w);
-			fputs("*.pct` (add --by=process for one row per process)", w);
-			free(glob_word);
-		}
+		f.path = xstrdup(path);
+		grow(&v, &cap, *n + 1, sizeof *v);
+		v[(*n)++] = f;
 	}
-	if (w && fclose(w) == 0)
-		note("%s", line);
-	free(line);
-	if (n > LIST_MAX)
-		note("(%zu files: the glob also matches any file someone else puts there; "
-		     "check with `ls -l` first)", n);
+	if (have)
+		globfree(&g);
+	return v;
+}
+
+/*
+ * End of the run: gather its profiles, and if the tree wrote more than
+ * the command's own, fold them into FILE (tree.h: compacted, in the
+ * tree's order, written to a temporary and renamed over FILE), then
+ * remove the per-process files.  Prints a summary: one profile's samples
+ * and rate, or a tree's processes and samples; never one line per
+ * process.  Returns 0, or 1 if the tree could not be written (its
+ * per-process files are then left where they are).
+ */
+static int finish(const char *file, const char *shown, const char *cmd, int with_main, struct run *run)
+{
+	size_t n, ignored;
+	struct run_file *v = collect(file, with_main, run, &n, &ignored);
+	int rc = 0, own = n && strcmp(v[0].path, file) == 0;
+	uint64_t taken = 0;
+	for (size_t i = 0; i < n; i++) {
+		add_sampled(run, &v[i].p);
+		taken += v[i].p.total + v[i].p.hdr.dropped;
+	}
+	/* Under record a process without a sample writes an empty profile
+	 * (lib/exec.c), so that the tree lists it; a run where no process
+	 * took one has nothing to report: its files are removed, and the
+	 * command is said to have written none, with the likeliest reason. */
+	if (n && taken == 0) {
+		for (size_t i = 0; i < n; i++) {
+			if (unlink(v[i].path) != 0)
+				warnx_("cannot remove '%s' (a profile without samples): %s", v[i].path, strerror(errno));
+			profile_free(&v[i].p);
+			free(v[i].raw);
+			free(v[i].path);
+		}
+		n = 0;
+		own = 0;
+	}
+	/* (per-process work at the end, such as keeping each process's
+	 * files beside FILE, belongs in this loop) */
+	if (!own && with_main)
+		no_profile(cmd, run);
+	if (n == 1 && own) {
+		if (v[0].p.hdr.pid != (uint32_t)run->child)
+			warnx_("'%s' was written by pid %u, not by the command (pid %d)", shown, v[0].p.hdr.pid,
+			       (int)run->child);
+		summarize(&v[0].p, shown);
+	} else if (n) {
+		sort(v, n, sizeof *v, cmp_run_file);
+		struct tree_member *m = xcalloc(n, sizeof *m);
+		uint64_t samples = 0;
+		for (size_t i = 0; i < n; i++) {
+			m[i] = (struct tree_member){ v[i].raw, v[i].rawlen, v[i].p.hdr.pid };
+			samples += v[i].p.total + v[i].p.hdr.dropped;
+		}
+		char err[1024];
+		if (tree_write(file, m, n, (uint32_t)run->child, run->session, err, sizeof err) != 0) {
+			warnx_("%s; the processes' profiles are left beside it", err);
+			rc = 1;
+		} else {
+			for (size_t i = 0; i < n; i++)
+				if (strcmp(v[i].path, file) != 0 && unlink(v[i].path) != 0)
+					warnx_("cannot remove '%s' (folded into '%s'): %s", v[i].path, shown,
+					       strerror(errno));
+			char *s = esc_dup(shown);
+			note("%zu process%s, %llu samples, written to '%s' as one process tree", n, n == 1 ? "" : "es",
+			     (unsigned long long)samples, s);
+			free(s);
+		}
+		free(m);
+	}
+	if (n && rc == 0) {
+		char *line = NULL;
+		size_t line_len = 0;
+		FILE *w = open_memstream(&line, &line_len);
+		if (w) {
+			fputs("report it with `pct report ", w);
+			put_word(shown, w);
+			fputs(n > 1 ? "` (add --by=process for one row per process)" : "`", w);
+			if (fclose(w) == 0)
+				note("%s", line);
+		}
+		free(line);
+	}
 	if (ignored)
 		note("ignored %zu file%s named like the processes' profiles that this run did not "
 		     "write (another user's, another run's, or not a profile)", ignored,
 			ignored == 1 ? "" : "s");
+	struct profile *ps = xcalloc(n ? n : 1, sizeof *ps);
+	for (size_t i = 0; i < n; i++)
+		ps[i] = v[i].p;
+	summarize_stacks(ps, n);
+	free(ps);
 	for (size_t i = 0; i < n; i++) {
-		free(v[i].name);
-		free(v[i].command);
+		profile_free(&v[i].p);
+		free(v[i].raw);
+		free(v[i].path);
 	}
 	free(v);
+	return rc;
 }
 
 /*
@@ -647,17 +717,17 @@ int cmd_record(int argc, char **argv)
 	sigaction(SIGQUIT, &oldquit, NULL);
 
 	struct stat st;
-	int have_main = 0;
-	if (!(WIFEXITED(status) && (WEXITSTATUS(status) == 127 || WEXITSTATUS(status) == 126) &&
-	      lstat(file, &st) != 0))
-		have_main = summarize(file, shown, cmd[0], &run);
-	list_tree(file, shown, have_main, &run);
+	int ran = !(WIFEXITED(status) && (WEXITSTATUS(status) == 127 || WEXITSTATUS(status) == 126) &&
+		    lstat(file, &st) != 0);
+	int failed = finish(file, shown, cmd[0], ran, &run);
 	print_coverage(&run, event);
-	if (have_main)
+	if (!failed && lstat(file, &st) == 0)
 		keep_modules(file);
 	free(preload);
 	free(shown);
 	free(file);
 	free(lib);
+	if (failed && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 1;
 	return pass_status(status);
 }

@@ -199,6 +199,31 @@ void agg_sort(struct agg *a)
 	rehash(a, a->nslots ? a->nslots : 64);
 }
 
+struct ranked {
+	size_t rank;
+	struct agg_row row;
+};
+
+static int cmp_ranked(const void *pa, const void *pb)
+{
+	const struct ranked *a = pa, *b = pb;
+	return a->rank < b->rank ? -1 : a->rank > b->rank;
+}
+
+void agg_order_by(struct agg *a, const struct agg *order)
+{
+	struct ranked *r = xmalloc((a->nrows ? a->nrows : 1) * sizeof *r);
+	for (size_t i = 0; i < a->nrows; i++) {
+		long k = agg_find(order, a->rows[i].key);
+		r[i] = (struct ranked){ k >= 0 ? (size_t)k : order->nrows + i, a->rows[i] };
+	}
+	sort(r, a->nrows, sizeof *r, cmp_ranked);
+	for (size_t i = 0; i < a->nrows; i++)
+		a->rows[i] = r[i].row;
+	free(r);
+	rehash(a, a->nslots ? a->nslots : 64);
+}
+
 void agg_free(struct agg *a)
 {
 	if (a->store) {

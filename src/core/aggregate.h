@@ -38,6 +38,10 @@ void agg_add_to(struct agg *a, size_t row, uint64_t samples);
 long agg_find(const struct agg *a, char *const *key);
 /* Sort rows: samples descending, then keys ascending. */
 void agg_sort(struct agg *a);
+/* Put the rows whose key is a row of order first, in order's row order;
+ * the others follow in their present order.  Both aggs have the same
+ * nkeys. */
+void agg_order_by(struct agg *a, const struct agg *order);
 void agg_free(struct agg *a);
 
 #endif

@@ -464,6 +464,48 @@ static uint64_t stacks_used(const struct pct_header *h)
 	return h->stacks_used < h->stacks_size ? h->stacks_used : h->stacks_size;
 }
 
+/*
+ * The process's label (profile.command): argv[0]'s base name, then the
+ * other arguments, separated by spaces, shortened to
+ * PROFILE_COMMAND_WIDTH bytes (cut at a character boundary of UTF-8,
+ * "..." appended).  argv is len bytes of NUL-terminated arguments, or
+ * NULL: "?".
+ */
+static char *command_label(const char *argv, uint32_t len)
+{
+	if (argv == NULL)
+		return xstrdup("?");
+	char *out = xmalloc(PROFILE_COMMAND_WIDTH + 4);
+	size_t n = 0;
+	const char *a = path_base(argv), *end = argv + len;
+	int cut = 0;
+	for (const char *arg = a; arg < end && !cut; arg += strnlen(arg, (size_t)(end - arg)) + 1) {
+		size_t l = strnlen(arg, (size_t)(end - arg));
+		if (arg != a && n == PROFILE_COMMAND_WIDTH)
+			cut = 1;
+		else if (arg != a)
+			out[n++] = ' ';
+		for (size_t i = 0; i < l && !cut; i++) {
+			if (n == PROFILE_COMMAND_WIDTH)
+				cut = 1;
+			else
+				out[n++] = arg[i];
+		}
+	}
+	if (cut) {
+		while (n && out[n - 1] == ' ')
+			n--;
+		while (n && ((unsigned char)out[n - 1] & 0xc0) == 0x80)   /* a continuation byte */
+			n--;
+		if (n && (unsigned char)out[n - 1] >= 0xc0)                /* the start of a cut character */
+			n--;
+		memcpy(out + n, "...", 3);
+		n += 3;
+	}
+	out[n] = '\0';
+	return out;
+}
+
 /* p->hdr is checked; build the rest of p from the parts. */
 static int assemble(struct profile *p, struct parts *r, const char *name, char *err, size_t errlen)
 {
@@ -480,7 +522,7 @@ static int assemble(struct profile *p, struct parts *r, const char *name, char *
 	for (uint32_t i = 0; i + 1 < p->hdr.cmdline_len; i++)
 		if (p->cmdline[i] == '\0')
 			p->cmdline[i] = ' ';
-	p->command = xstrdup(p->hdr.cmdline_len ? path_base(pool + p->hdr.cmdline_offset) : "?");
+	p->command = command_label(p->hdr.cmdline_len ? pool + p->hdr.cmdline_offset : NULL, p->hdr.cmdline_len);
 	for (char *c = p->command; *c; c++)
 		if ((unsigned char)*c < ' ' || *c == 0x7f)
 			*c = '?';
@@ -545,7 +587,8 @@ static int read_header(int fd, uint64_t size, struct pct_header *h, const char *
 }
 
 /* The used slots of the sample table of the file at fd, read in chunks of
- * 1 MiB; holes (SEEK_DATA) are empty slots and are not read. */
+ * at most 1 MiB, each up to the next hole; holes (SEEK_DATA, SEEK_HOLE)
+ * are empty slots and are not read. */
 static int read_slots(int fd, const struct pct_header *h, struct slot **slots, size_t *n, const char *file,
 		      char *err, size_t errlen)
 {
@@ -569,6 +612,17 @@ static int read_slots(int fd, const struct pct_header *h, struct slot **slots, s
 				break;
 		}
 		uint64_t k = end - i < CHUNK ? end - i : CHUNK;
+		/* only as far as the data goes: a hole after it is empty slots
+		 * (a sparse table of a few used pages was read 1 MiB a page) */
+		off_t from = (off_t)(base + i * es);
+		if (data > from)
+			from = data;    /* the slot that holds it starts in the hole before */
+		off_t hole = lseek(fd, from, SEEK_HOLE);
+		if (hole > (off_t)(base + i * es)) {
+			uint64_t upto = ((uint64_t)hole - base + es - 1) / es;   /* slots up to the hole */
+			if (upto > i && upto - i < k)
+				k = upto - i;
+		}
 		if (read_all(fd, e, k * es, (off_t)(base + i * es)) != 0) {
 			fail(err, errlen, file, "cannot read the sample table: %s",
 			     errno ? strerror(errno) : "file shrank");
@@ -648,18 +702,29 @@ static int stdin_copy(struct stat *st, const char **why)
 	return fd;
 }
 
-int profile_read(const char *file, struct profile *p, char *err, size_t errlen)
+int profile_open(const char *file, const char **shown, uint64_t *size, char *err, size_t errlen)
 {
 	struct stat st;
 	const char *why;
-	memset(p, 0, sizeof *p);
 	int in = strcmp(file, "-") == 0;
 	if (in)
 		file = "standard input";
+	*shown = file;
 	int fd = in ? stdin_copy(&st, &why) : infile_open(file, 0, &st, &why);
 	if (fd < 0)
 		return fail(err, errlen, file, "cannot open: %s", why);
-	int rc = profile_read_fd(fd, (uint64_t)st.st_size, file, p, err, errlen);
+	*size = (uint64_t)st.st_size;
+	return fd;
+}
+
+int profile_read(const char *file, struct profile *p, char *err, size_t errlen)
+{
+	uint64_t size;
+	memset(p, 0, sizeof *p);
+	int fd = profile_open(file, &file, &size, err, errlen);
+	if (fd < 0)
+		return -1;
+	int rc = profile_read_fd(fd, size, file, p, err, errlen);
 	close(fd);
 	return rc;
 }
@@ -725,6 +790,118 @@ out:
 	return rc;
 }
 
+int profile_compact_fd(int fd, uint64_t size, const char *file, void **out, size_t *outlen, char *err,
+		       size_t errlen)
+{
+	struct pct_header h;
+	struct slot *slots = NULL;
+	size_t n = 0;
+	char *buf = NULL;
+	struct pct_thread *threads = NULL;
+	uint32_t *renum = NULL;        /* old thread slot + 1 -> new slot + 1 */
+	int rc = -1;
+
+	*out = NULL;
+	*outlen = 0;
+	if (size < PCT_HEADER_MIN)
+		return fail(err, errlen, file, "only %llu bytes: too short for a pct header (%d)",
+			    (unsigned long long)size, PCT_HEADER_MIN);
+	if (read_header(fd, size, &h, file, err, errlen) != 0 || read_slots(fd, &h, &slots, &n, file, err, errlen) != 0)
+		goto out;
+	/* the header again, as profile_read_fd does: what the table refers to
+	 * is at least as new as the table copy */
+	struct pct_header h2;
+	if (read_header(fd, size, &h2, file, err, errlen) != 0)
+		goto out;
+	if (h2.table_offset != h.table_offset || h2.table_slots != h.table_slots ||
+	    h2.stacks_offset != h.stacks_offset || h2.stacks_size != h.stacks_size) {
+		fail(err, errlen, file, "the header's layout changed while it was read");
+		goto out;
+	}
+	uint64_t slots_n = 1, stacks = h2.stacks_offset ? stacks_used(&h2) : 0;
+	while (slots_n < n)
+		slots_n *= 2;
+	/* the thread table: its used slots packed (4096 slots were 128 KiB of
+	 * each profile), renumbered in every entry's and stack record's ctx */
+	threads = xmalloc((h2.threads_max ? h2.threads_max : 1) * sizeof *threads);
+	if (read_all(fd, threads, (size_t)h2.threads_max * sizeof *threads, (off_t)h2.threads_offset) != 0) {
+		fail(err, errlen, file, "cannot read the thread table: %s", errno ? strerror(errno) : "file shrank");
+		goto out;
+	}
+	renum = xcalloc((size_t)h2.threads_max + 1, sizeof *renum);
+	uint32_t used = 0;
+	for (uint32_t t = 0; t < h2.threads_max; t++)
+		if (threads[t].tid) {
+			threads[used] = threads[t];
+			renum[t + 1] = ++used;
+		}
+	struct pct_layout l;
+	if (pct_layout(&l, h2.modules_count, h2.strings_used, used, slots_n, stacks) != 0 ||
+	    l.file_size > SIZE_MAX) {
+		fail(err, errlen, file, "too large to compact");
+		goto out;
+	}
+	buf = xcalloc(1, (size_t)l.file_size);
+	if (read_all(fd, buf + l.modules_offset, (size_t)h2.modules_count * sizeof(struct pct_module),
+		     (off_t)h2.modules_offset) != 0 ||
+	    read_all(fd, buf + l.strings_offset, (size_t)h2.strings_used, (off_t)h2.strings_offset) != 0 ||
+	    (stacks && read_all(fd, buf + l.stacks_offset, (size_t)stacks, (off_t)h2.stacks_offset) != 0)) {
+		fail(err, errlen, file, "cannot read it: %s", errno ? strerror(errno) : "file shrank");
+		goto out;
+	}
+	/* the used entries first, in the table's order; a reader scans every
+	 * slot, so their hash positions do not matter */
+	memcpy(buf + l.threads_offset, threads, (size_t)used * sizeof *threads);
+	struct pct_entry *t = (struct pct_entry *)(buf + l.table_offset);
+	for (size_t i = 0; i < n; i++) {
+		t[i] = slots[i].e;
+		uint64_t th = t[i].ctx & PCT_CTX_THREAD_MASK;
+		if (th <= h2.threads_max)        /* else left for the parse to refuse */
+			t[i].ctx = (t[i].ctx & ~(uint64_t)PCT_CTX_THREAD_MASK) | renum[th];
+	}
+	/* the stack records' ctx: walked as a reader walks them, to the first
+	 * record not written */
+	for (uint64_t off = 0; stacks && off + sizeof(struct pct_stack) <= stacks;) {
+		struct pct_stack r;
+		memcpy(&r, buf + l.stacks_offset + off, sizeof r);
+		if (r.size < sizeof r || r.size % 8 != 0 || r.size > stacks - off)
+			break;
+		uint32_t th = r.ctx & PCT_CTX_THREAD_MASK;
+		if (th <= h2.threads_max) {
+			r.ctx = (r.ctx & ~(uint32_t)PCT_CTX_THREAD_MASK) | renum[th];
+			memcpy(buf + l.stacks_offset + off + offsetof(struct pct_stack, ctx), &r.ctx, sizeof r.ctx);
+		}
+		off += r.size;
+	}
+	h2.header_size = sizeof h2;
+	h2.file_size = l.file_size;
+	h2.modules_offset = l.modules_offset;
+	h2.modules_max = h2.modules_count;
+	h2.strings_offset = l.strings_offset;
+	h2.strings_size = h2.strings_used;
+	h2.threads_offset = l.threads_offset;
+	h2.threads_max = used;
+	h2.threads_count = used;
+	h2.table_offset = l.table_offset;
+	h2.table_slots = slots_n;
+	h2.slots_used = n;
+	h2.stacks_offset = stacks ? l.stacks_offset : 0;
+	h2.stacks_size = stacks;
+	if (h2.stacks_used > stacks)
+		h2.stacks_used = stacks;
+	memcpy(buf, &h2, sizeof h2);
+	*out = buf;
+	*outlen = (size_t)l.file_size;
+	buf = NULL;
+	rc = 0;
+out:
+	free(buf);
+	free(slots);
+	free(threads);
+	free(renum);
+	return rc;
+}
+
 int is_profile(const char *path)
 {
 	char magic[PCT_MAGIC_LEN];
@@ -732,7 +909,8 @@ int is_profile(const char *path)
 	int fd = infile_open(path, 0, NULL, &why);
 	if (fd < 0)
 		return 0;
-	int yes = read_all(fd, magic, sizeof magic, 0) == 0 && memcmp(magic, PCT_MAGIC, PCT_MAGIC_LEN) == 0;
+	int yes = read_all(fd, magic, sizeof magic, 0) == 0 && (memcmp(magic, PCT_MAGIC, PCT_MAGIC_LEN) == 0 ||
+								  memcmp(magic, PCT_TREE_MAGIC, PCT_MAGIC_LEN) == 0);
 	close(fd);
 	return yes;
 }

@@ -38,6 +38,7 @@ struct profile_sample {
 	uint64_t count;                /* samples */
 };
 
+#define PROFILE_COMMAND_WIDTH 60    /* bytes of a process's label (profile.command) */
 #define PROFILE_STACK_REGS_MAX 64      /* registers a stack record may carry */
 #define PROFILE_STACK_BYTES_MAX (1u << 20) /* bytes of stack a record may carry */
 #define PROFILE_CMDLINE_MAX (1u << 20) /* bytes of command line a header may claim (the
@@ -69,7 +70,9 @@ struct profile {
 	void *stackmap;                /* an anonymous mapping of stackmap_len bytes, or NULL */
 	size_t stackmap_len;
 	char *cmdline;                 /* argv joined by spaces */
-	char *command;                 /* base name of argv[0], or "?" */
+	char *command;                 /* the process: base name of argv[0] and the other
+					  arguments, at most PROFILE_COMMAND_WIDTH bytes (then
+					  "..."), control bytes as '?'; "?" if none */
 	uint64_t total;                /* sum of samples[].count */
 	uint64_t cpu_ns;               /* what the samples cover: CPU time of the process, ns
 					  (cpu_last_ns - cpu_start_ns), for cpu and user; (samples +
@@ -84,6 +87,10 @@ struct profile {
  * a consistent snapshot: samples may be a few behind the header counters.
  */
 int profile_read(const char *file, struct profile *p, char *err, size_t errlen);
+/* Open FILE for reading as profile_read does ("-": standard input, copied
+ * once); returns the descriptor with the name to show in *shown and the
+ * size in *size, or -1 with "'FILE': cannot open: why" in err. */
+int profile_open(const char *file, const char **shown, uint64_t *size, char *err, size_t errlen);
 /* profile_read of a file already open at fd (size bytes, from fstat), named
  * file in messages; fd is left open. */
 int profile_read_fd(int fd, uint64_t size, const char *file, struct profile *p, char *err, size_t errlen);
@@ -92,8 +99,23 @@ int profile_read_fd(int fd, uint64_t size, const char *file, struct profile *p, 
 int profile_parse(const char *name, const void *data, size_t size, struct profile *p, char *err, size_t errlen);
 void profile_free(struct profile *p);
 
-/* Does the file at path start with the pct magic?  (Commands use it to
- * tell a profile operand from another kind.) */
+/*
+ * The profile of the file at fd (size bytes, named file in messages),
+ * compacted into a new pct file in memory (*out, malloc'd, *outlen bytes):
+ * the same header, modules, string pool and stack records, with only the
+ * sample table's used entries (the smallest power of two of slots that
+ * holds them, used entries first), the thread table's used slots (packed,
+ * renumbered in the entries' and stack records' ctx) and no unused
+ * reserve in the module table, pool or stack region.  Holes of a sparse file are skipped,
+ * not read.  Returns 0, or -1 with "'FILE': what is wrong" in err.  The
+ * result is not checked beyond the header: parse it (profile_parse).
+ */
+int profile_compact_fd(int fd, uint64_t size, const char *file, void **out, size_t *outlen, char *err,
+		       size_t errlen);
+
+/* Does the file at path start with the pct magic, of a profile or of a
+ * process tree (tree.h)?  (Commands use it to tell a profile operand from
+ * another kind.) */
 int is_profile(const char *path);
 
 /* The name of an event (pct_format.h), e.g. "cpu", or "?" */

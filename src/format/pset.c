@@ -6,6 +6,7 @@
 #include "perfmap.h"
 #include "pset.h"
 #include "symtab.h"
+#include "tree.h"
 #include "u64map.h"
 #include "util.h"
 
@@ -132,9 +133,19 @@ int pset_load(struct pset *s, char *const *files, size_t nfiles, char *err, size
 {
 	memset(s, 0, sizeof *s);
 	for (size_t f = 0; f < nfiles; f++) {
-		struct profile p;
-		if (profile_read(files[f], &p, err, errlen) != 0 || pset_add(s, &p, err, errlen) != 0)
+		struct profile *v;
+		size_t n;
+		if (profiles_read(files[f], &v, &n, err, errlen) != 0)
 			return -1;
+		/* a tree file (tree.h) adds each of its processes' profiles */
+		for (size_t i = 0; i < n; i++)
+			if (pset_add(s, &v[i], err, errlen) != 0) {
+				while (++i < n)
+					profile_free(&v[i]);
+				free(v);
+				return -1;
+			}
+		free(v);
 	}
 	return 0;
 }

@@ -45,7 +45,8 @@ struct pset {
 };
 
 /*
- * Read files (at least one).  Returns 0, or -1 with err set when a file is
+ * Read files (at least one); a process tree's file (tree.h) adds each of
+ * its profiles, in the tree's order.  Returns 0, or -1 with err set when a file is
  * unreadable or malformed, or when the files measure different things
  * (dimension or mechanism).
  */

@@ -124,8 +124,8 @@ static int sum_through_text(const struct pset *s, const struct view *v, FILE *ou
  * into *text (free it after m). */
 static int meta_of(const struct pset *s, struct stage_meta *m, char **text, struct error *e)
 {
-	char *buf = NULL, *lines[8];
-	size_t len = 0, n = 0;
+	char *buf = NULL, **lines = NULL;
+	size_t len = 0, n = 0, cap = 0;
 	FILE *w = open_memstream(&buf, &len);
 	if (w == NULL)
 		return error_set(e, 1, "out of memory");
@@ -134,13 +134,15 @@ static int meta_of(const struct pset *s, struct stage_meta *m, char **text, stru
 		free(buf);
 		return error_set(e, 1, "out of memory");
 	}
-	for (char *l = buf, *next; l && *l && n < 8; l = next) {
+	for (char *l = buf, *next; l && *l; l = next) {
 		next = strchr(l, '\n');
 		if (next)
 			*next++ = '\0';
+		grow(&lines, &cap, n + 1, sizeof *lines);
 		lines[n++] = l;
 	}
 	stage_meta_parse(lines, n, m);
+	free(lines);
 	*text = buf;
 	return 0;
 }
@@ -319,7 +321,7 @@ int pipeline_sum(const struct pset *s, const struct view *v, FILE *out, const st
 		sum_print(out, &a, k.keys, &m, o);
 	free(b);
 	free(refs);
-	free(m.file);
+	stage_meta_free(&m);
 	free(meta_text);
 	agg_free(&a);
 	free(k.by);

@@ -68,6 +68,13 @@ void stage_dump_meta(const struct pset *s, FILE *out)
 		incomplete += s->profiles[i].hdr.state != PCT_STATE_COMPLETE;
 	fprintf(out, " mechanism=%s incomplete=%zu\n", s->profiles[0].hdr.mechanism == PCT_MECH_PERF ? "perf" : "timer",
 		incomplete);
+	/* every process, in the set's order (a tree file's: the tree's), for
+	 * sum's process view: pid, and the command as its column holds it */
+	for (size_t i = 0; i < s->nprofiles; i++) {
+		fprintf(out, "#pct process pid=%u command=", s->profiles[i].hdr.pid);
+		put_tsv_field(s->profiles[i].command, out);
+		fputc('\n', out);
+	}
 	if (s->runs == 1) {
 		fprintf(out, "#pct file=");
 		put_tsv_field(s->profiles[0].file, out);
@@ -115,6 +122,15 @@ void stage_meta_parse(char *const *comments, size_t ncomments, struct stage_meta
 				m->expected = e >= 0 ? m->expected + e : -1;
 			m->cpu_before_ns = m->cpu_before_ns + before < before ? UINT64_MAX : m->cpu_before_ns + before;
 			cpu_lines++;
+		} else if (strncmp(c, "#pct process pid=", 17) == 0) {
+			const char *cmd = strstr(c + 17, " command=");
+			if (cmd == NULL || cmd - (c + 17) > 10)
+				continue;
+			char pid[16];
+			snprintf(pid, sizeof pid, "%.*s", (int)(cmd - (c + 17)), c + 17);
+			char *key[2] = { pid, (char *)cmd + 9 };
+			m->processes.nkeys = 2;
+			agg_add(&m->processes, key, 0);
 		} else if (strncmp(c, "#pct file=", 10) == 0) {
 			const char *pid = strstr(c, " pid="), *cmd = pid ? strstr(pid, " cmdline=") : NULL;
 			if (pid && cmd) {
@@ -129,6 +145,13 @@ void stage_meta_parse(char *const *comments, size_t ncomments, struct stage_meta
 	 * known */
 	if (cpu_lines != lines)
 		m->expected = -1, m->cpu_before_ns = 0;
+}
+
+void stage_meta_free(struct stage_meta *m)
+{
+	free(m->file);
+	agg_free(&m->processes);
+	m->file = NULL;
 }
 
 void stage_dump(const struct pset *s, FILE *out)

@@ -388,6 +388,15 @@ void sum_print(FILE *out, struct agg *a, char **keys, const struct stage_meta *m
 			if (agg_find(a, o->totals->rows[i].key) < 0)
 				agg_add(a, o->totals->rows[i].key, 0);
 	agg_sort(a);
+	/* by process: in the set's order (a tree's), every process listed,
+	 * one without samples as a row of 0 */
+	const struct agg *procs = &m->processes;
+	if (procs->nrows && a->nkeys == 2 && strcmp(keys[0], "pid") == 0 && strcmp(keys[1], "command") == 0) {
+		for (size_t i = 0; i < procs->nrows; i++)
+			if (agg_find(a, procs->rows[i].key) < 0)
+				agg_add(a, procs->rows[i].key, 0);
+		agg_order_by(a, procs);
+	}
 	size_t rows = shown_rows(a, o);
 	if (o->tsv) {
 		print_tsv(out, a, keys, rows, o);
@@ -444,7 +453,7 @@ int stage_sum(FILE *in, const char *name, FILE *out, const struct sum_opts *o, s
 	struct stage_meta m;
 	stage_meta_parse(t.comments, t.ncomments, &m);
 	sum_print(out, &a, k.keys, &m, o);
-	free(m.file);
+	stage_meta_free(&m);
 	agg_free(&a);
 	tsv_close(&t);
 	free(k.by);

@@ -71,11 +71,15 @@ struct stage_meta {
 	char pid[24];
 	const char *cmdline;
 	int have;
+	struct agg processes;          /* every process of the set, from the '#pct process'
+					  lines: keys (pid, command) as the TSV holds them, in the
+					  set's order (a tree file's: the tree's, pct(5)) */
 };
 /* Read the '#pct' comment lines among comments[0..n) (a TSV's, written
- * by stage_dump) into *m; free(m->file) after.  Lines it cannot read are
- * left out. */
+ * by stage_dump) into *m; stage_meta_free(m) after.  Lines it cannot read
+ * are left out. */
 void stage_meta_parse(char *const *comments, size_t n, struct stage_meta *m);
+void stage_meta_free(struct stage_meta *m);
 /* sym: + function, function_offset, address (stage_sym.c). */
 stage_fn stage_sym;
 /* What sym appends for offset off (bytes into the module's file) of the

@@ -51,6 +51,9 @@ for how in record record-g preload preload-g; do
 			[ "$mode" = $want ] || fail "$how, umask $u: $(basename "$f") has mode $mode, not $want"
 			n=$((n + 1))
 		done
+		# record folds the tree into one file (pct-record(1)): its
+		# members, the header's count at offset 20
+		case $how in record*) [ $n = 1 ] && n=$(od -An -tu4 -j20 -N4 "$D/m.pct" | tr -d ' ') ;; esac
 		[ $n -ge 2 ] || fail "$how, umask $u: $n profiles, want the parent's and a child's"
 	done
 done

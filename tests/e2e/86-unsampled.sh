@@ -123,7 +123,9 @@ perl -e 'open F, "+<", $ARGV[0] or die; seek F, 96, 0; print F pack("Q<Q<", 1 <<
 # exec: the process's CPU clock runs on into the new program, whose
 # cpu_start_ns holds the 0.3 s the child burned (and sampled) before it
 # exec'd; a report of the tree counts that time once, as sampled
-"$PCTBIN" record -o fe.pct "$PROGS/forkexec" >/dev/null 2>fe.err || fail "record forkexec: $(cat fe.err)"
+# (the runtime alone, so that each program's file stays apart: record
+# would fold them into one tree file, pct-record(1))
+PCT=fe.pct LD_PRELOAD="$LIBPCT" "$PROGS/forkexec" >/dev/null 2>fe.err || fail "forkexec under the runtime: $(cat fe.err)"
 execd=$(ls fe.*.*.pct) || fail "no exec'd program's profile: $(ls)"
 start=$(od -An -t u8 -j 96 -N 8 "$execd")
 "$PCTBIN" report fe.pct fe.*.pct >fe.txt || fail "report forkexec"

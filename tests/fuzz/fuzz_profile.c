@@ -1,7 +1,8 @@
 /*
  * fuzz_profile.c - libFuzzer target for the profile reader and the report
  * path: any bytes are parsed as a pct profile (profile_parse, the code
- * every command reads files with); a profile that passes goes through
+ * every command reads files with), or, after the tree magic, as a process
+ * tree's file (tree_parse, whose members go through profile_parse); a profile that passes goes through
  * the report pipeline of four views, both as text (pipeline_run, then
  * stage_sum) and as `pct report` runs it (pipeline_sum), which must print
  * the same bytes, and then every export format (pct export) to /dev/null.
@@ -23,25 +24,44 @@
 #include "pset.h"
 #include "stages.h"
 #include "symtab.h"
+#include "tree.h"
 
 static unsigned runs;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct profile p;
+	struct profile *pv = NULL;
+	size_t nv = 0;
 	struct pset s;
 	char err[512];
 	/* profile_parse wants 8-byte alignment, as a file read into malloc'd
-	 * memory has */
+	 * memory has; a process tree's file (tree.h) is expanded into its
+	 * profiles, as pset_load does */
 	void *copy = malloc(size ? size : 1);
 	memcpy(copy, data, size);
-	if (profile_parse("fuzz", copy, size, &p, err, sizeof err) != 0) {
-		free(copy);
-		return 0;
+	if (tree_magic(copy, size)) {
+		if (tree_parse("fuzz", copy, size, &pv, &nv, err, sizeof err) != 0) {
+			free(copy);
+			return 0;
+		}
+	} else {
+		pv = calloc(1, sizeof *pv);
+		if (profile_parse("fuzz", copy, size, pv, err, sizeof err) != 0) {
+			free(pv);
+			free(copy);
+			return 0;
+		}
+		nv = 1;
 	}
 	free(copy);
 	memset(&s, 0, sizeof s);
-	if (pset_add(&s, &p, err, sizeof err) == 0) {
+	size_t added = 0;
+	while (added < nv && pset_add(&s, &pv[added], err, sizeof err) == 0)
+		added++;
+	for (size_t i = added + 1; i < nv; i++)
+		profile_free(&pv[i]);    /* pset_add took the failing one over */
+	free(pv);
+	if (added == nv) {
 		/* each view of `pct report` (pipeline_sum, as cmd_report.c
 		 * runs it) must print the bytes of the text pipeline, dump |
 		 * sym | line | sum; dump's TSV is well formed whatever the
@@ -52,6 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		} cases[] = {
 			{ "line", NULL, 0 }, { "function", NULL, 0 }, { "function", "pid,tid,thread", 1 },
 			{ "address", NULL, 0 }, { "thread", NULL, 1 }, { "module", "pid,command", 0 },
+			{ "process", NULL, 0 },
 		};
 		FILE *sink = fopen("/dev/null", "w");
 		for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -15,6 +15,7 @@
 #include "arch.h"
 #include "profile.h"
 #include "runtime.h"
+#include "tree.h"
 #include "unit.h"
 
 static char dir[] = "/tmp/pct-unit-XXXXXX";
@@ -426,6 +427,127 @@ static void test_rescan_limit(void)
 	munmap(base, (size_t)(2 * N) * (size_t)page);
 }
 
+/* A process tree's file (tree.h): the runtime's profile compacted, two
+ * members written, read back through profiles_read; then every
+ * truncation and every damaged word of the header and the index is
+ * refused with the file named, or read without harm. */
+static void test_tree(const char *file)
+{
+	char err[512], tree[300];
+	struct stat st;
+	void *raw;
+	size_t rawlen;
+	int fd = open(file, O_RDONLY);
+	CHECK(fd >= 0 && fstat(fd, &st) == 0);
+	CHECK(profile_compact_fd(fd, (uint64_t)st.st_size, file, &raw, &rawlen, err, sizeof err) == 0);
+	close(fd);
+	CHECK(rawlen < (size_t)st.st_size / 4);   /* the table's 2^12 slots are gone */
+	struct profile orig, compact;
+	CHECK(profile_read(file, &orig, err, sizeof err) == 0);
+	CHECK(profile_parse("compact", raw, rawlen, &compact, err, sizeof err) == 0);
+	CHECK(compact.total == orig.total && compact.nsamples == orig.nsamples &&
+	      compact.nmodules == orig.nmodules && strcmp(compact.cmdline, orig.cmdline) == 0);
+	profile_free(&compact);
+
+	snprintf(tree, sizeof tree, "%s/tree.pct", dir);
+	struct tree_member m[2] = { { raw, rawlen, 11 }, { raw, rawlen, 12 } };
+	CHECK(tree_write(tree, m, 2, 11, 0x1234, err, sizeof err) == 0);
+	CHECK(is_profile(tree));
+	struct profile *v;
+	size_t n;
+	CHECK(profiles_read(tree, &v, &n, err, sizeof err) == 0 && n == 2);
+	if (n == 2) {
+		char want[320];
+		snprintf(want, sizeof want, "%s:11", tree);
+		CHECK(strcmp(v[0].file, want) == 0);
+		CHECK(v[0].total == orig.total && v[1].total == orig.total);
+		profile_free(&v[0]);
+		profile_free(&v[1]);
+		free(v);
+	}
+	/* a plain profile through the same door: one */
+	CHECK(profiles_read(file, &v, &n, err, sizeof err) == 0 && n == 1);
+	if (n == 1) {
+		profile_free(&v[0]);
+		free(v);
+	}
+	size_t len;
+	char *good = slurp(tree, &len);
+	CHECK(len < rawlen);                      /* compressed */
+	for (size_t cut = 0; cut < len; cut++) {
+		CHECK(tree_parse("t", good, cut, &v, &n, err, sizeof err) == -1);
+		CHECK(strncmp(err, "'t': ", 5) == 0);
+	}
+	size_t words = (sizeof(struct pct_tree_header) + 2 * sizeof(struct pct_tree_member)) / 8;
+	static const uint64_t bad[] = { 0, 1, 255, UINT64_MAX, UINT64_MAX / 2, 1ull << 40, 0x8000000000000000ull };
+	char *copy = malloc(len);
+	for (size_t w = 0; w < words; w++)
+		for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+			memcpy(copy, good, len);
+			memcpy(copy + 8 * w, &bad[b], 8);
+			err[0] = '\0';
+			if (tree_parse("t", copy, len, &v, &n, err, sizeof err) == 0) {
+				for (size_t i = 0; i < n; i++)
+					profile_free(&v[i]);
+				free(v);
+			} else {
+				CHECK(strncmp(err, "'t", 2) == 0);
+			}
+		}
+	/* a member's raw_size one off: refused, and the member named */
+	memcpy(copy, good, len);
+	struct pct_tree_member mem;
+	memcpy(&mem, copy + sizeof(struct pct_tree_header), sizeof mem);
+	mem.raw_size++;
+	memcpy(copy + sizeof(struct pct_tree_header), &mem, sizeof mem);
+	CHECK(tree_parse("t", copy, len, &v, &n, err, sizeof err) == -1);
+	CHECK(strstr(err, "tree member 0 (pid 11") != NULL && strstr(err, "another size") != NULL);
+	free(copy);
+	free(good);
+	free(raw);
+	profile_free(&orig);
+}
+
+/* The process's label: argv[0]'s base name and the arguments, at most
+ * PROFILE_COMMAND_WIDTH bytes. */
+static void test_command_label(const char *file)
+{
+	size_t len;
+	char *buf = slurp(file, &len), err[512];
+	struct pct_header h;
+	memcpy(&h, buf, sizeof h);
+	char *pool = buf + h.strings_offset;
+	/* overwrite the command line in place: "/usr/lib/cc1 -quiet big.c" */
+	static const char argv1[] = "/usr/lib/cc1\0-quiet\0big.c";
+	if (h.strings_used + sizeof argv1 + 80 <= h.strings_size) {
+		memcpy(pool + h.strings_used, argv1, sizeof argv1);
+		h.cmdline_offset = h.strings_used;
+		h.cmdline_len = sizeof argv1;
+		h.strings_used += sizeof argv1;
+		memcpy(buf, &h, sizeof h);
+		struct profile p;
+		CHECK(profile_parse("l", buf, len, &p, err, sizeof err) == 0);
+		CHECK(strcmp(p.command, "cc1 -quiet big.c") == 0);
+		profile_free(&p);
+		/* 80 bytes of one argument: cut to the width, "..." added */
+		char *arg = pool + h.strings_used;
+		memcpy(arg, "x\0", 2);
+		memset(arg + 2, 'a', 78);
+		arg[79] = '\0';
+		h.cmdline_offset = h.strings_used;
+		h.cmdline_len = 80;
+		h.strings_used += 80;
+		memcpy(buf, &h, sizeof h);
+		CHECK(profile_parse("l", buf, len, &p, err, sizeof err) == 0);
+		CHECK(strlen(p.command) == PROFILE_COMMAND_WIDTH + 3 && strncmp(p.command, "x aaa", 5) == 0 &&
+		      strcmp(p.command + PROFILE_COMMAND_WIDTH, "...") == 0);
+		profile_free(&p);
+	} else {
+		CHECK(!"room in the pool for the test's command lines");
+	}
+	free(buf);
+}
+
 int main(void)
 {
 	if (mkdtemp(dir) == NULL)
@@ -438,6 +560,8 @@ int main(void)
 	test_stacks();
 	test_rescan_limit();
 	test_damage(file);
+	test_tree(file);
+	test_command_label(file);
 	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
