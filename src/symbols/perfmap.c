@@ -380,8 +380,15 @@ static size_t tree_stem(const char *file)
 	return len;
 }
 
-char *perfmap_path(const char *file, uint32_t pid, int64_t start_ns, char **why)
+char *perfmap_path(const char *name, uint32_t pid, int64_t start_ns, char **why)
 {
+	/* a member of a tree file is named "FILE:PID" (tree.h): the copy is
+	 * beside FILE */
+	size_t len = strlen(name), digits = 0;
+	while (digits < len && name[len - 1 - digits] >= '0' && name[len - 1 - digits] <= '9')
+		digits++;
+	char *file = digits && digits < len && name[len - 1 - digits] == ':' ? xasprintf("%.*s", (int)(len - 1 - digits), name)
+									       : xstrdup(name);
 	char *cands[2] = { perfmap_copy_name(file, pid), NULL };
 	size_t stem = tree_stem(file);
 	if (stem)
@@ -392,6 +399,7 @@ char *perfmap_path(const char *file, uint32_t pid, int64_t start_ns, char **why)
 			found = realpath(cands[i], NULL);
 	free(cands[0]);
 	free(cands[1]);
+	free(file);
 	if (found)
 		return found;
 	char *tmp = perfmap_tmp_name(pid);

@@ -78,7 +78,8 @@ char *perfmap_copy_name(const char *file, uint32_t pid);
  * ns since the epoch): the copy beside file, else /tmp/perf-PID.map, if
  * either is plausible (see above).  For a profile among a tree's files
  * "STEM.PID.pct" (or "STEM.PID.K.pct"), the copy is looked for as
- * "STEM.perf-PID.map" as well.  Returns a malloc'd absolute path, or NULL
+ * "STEM.perf-PID.map" as well, and for a member of a tree file, named
+ * "FILE:PID" (tree.h), beside FILE.  Returns a malloc'd absolute path, or NULL
  * with a malloc'd reason in *why naming /tmp/perf-PID.map.  This is the
  * map a report uses, and the one an archive of the profile should hold.
  */

@@ -124,4 +124,16 @@ n=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next } { print $k
 "$P" report --format=tsv jit.pct two.pct | awk -F'\t' '$NF == "hot_jit_loop"' | wc -l | grep -qx 2 ||
 	fail "hot_jit_loop not named in both: $("$P" report --format=tsv jit.pct two.pct)"
 rm -f "/tmp/perf-$pid2.map"
+# in a process tree (sh and jitcopy, folded into one tree file), the
+# copy is kept beside the tree file and names the member's JIT code
+"$P" record -o tree.pct sh -c "'$PROGS/jitcopy' 0.3; exit 0" >/dev/null 2>tree.err || fail "record the tree: $(cat tree.err)"
+pid3=$("$P" report --by=process --format=tsv tree.pct |
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next } $k["command"] ~ /^jitcopy/ { print $k["pid"] }' | head -1)
+[ -n "$pid3" ] || fail "no jitcopy process in the tree: $("$P" report --by=process tree.pct)"
+maps+=("/tmp/perf-$pid3.map")
+rm -f "/tmp/perf-$pid3.map"
+[ -f "tree.perf-$pid3.map" ] || fail "no copy tree.perf-$pid3.map beside the tree file: $(ls)"
+"$P" report --format=tsv tree.pct >tree.tsv 2>tree.err || fail "report the tree"
+rows tree.tsv | head -1 | grep -q "^hot_jit_loop	$SCRATCH/tree.perf-$pid3.map	" ||
+	fail "the tree's JIT code is not named: $(rows tree.tsv | head -3; cat tree.err)"
 pass "JIT code named from its perf map ($share% hot_jit_loop of $N samples), kept beside the profile, one warning when missing or malformed"
