@@ -25,14 +25,14 @@ __attribute__((noinline)) static void steady(void)
 {
 	long end = cpu_ns() + 300 * 1000000L;
 	while (cpu_ns() < end)
-		for (int i = 0; i < 20000; i++)
+		for (int i = 0; i < 2000000; i++)
 			sink += (unsigned long)i * 3;
 }
 __attribute__((noinline)) static void hot(void)
 {
 	long end = cpu_ns() + HOT_MS * 1000000L;
 	while (cpu_ns() < end)
-		for (int i = 0; i < 20000; i++)
+		for (int i = 0; i < 2000000; i++)
 			sink ^= (unsigned long)i * 5;
 }
 int main(void) { steady(); hot(); return 0; }
