@@ -13,23 +13,31 @@ __attribute__((noinline)) void hash_loop(long n) { for (long i = 0; i < n; i++) 
 __attribute__((noinline)) void other_loop(long n) { for (long i = 0; i < n; i++) sink ^= (unsigned long)i >> 3; }
 int main(void) { hash_loop(WORK * 300000000L); other_loop(1500000000L); return 0; }
 EOS
+# unk FILE.tsv: percent of the program's own samples (module bin/hot) that are [unknown]
+unk() { awk -F'\t' -v m="$PWD/bin/hot" 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+	$k["module"] == m { t += $k["samples"]; if ($k["function"] == "[unknown]") n += $k["samples"] }
+	END { printf "%.2f\n", t ? 100 * n / t : 0 }' "$1"; }
 mkdir bin
 cc -O1 -g -DWORK=6 -o bin/hot hot.c || fail "cc"
 "$PCTBIN" record -o old.pct bin/hot 2>rec.err || fail "record old: $(cat rec.err)"
 "$PCTBIN" cache list >list.txt || fail "cache list"
 grep -q "	$PWD/bin/hot\$" list.txt || fail "pct cache list does not show bin/hot: $(cat list.txt)"
-# rebuilt in place: hash_loop does half as much again
-cc -O1 -g -DWORK=9 -o bin/hot hot.c || fail "cc again"
+# rebuilt in place: hash_loop does three times the work
+cc -O1 -g -DWORK=18 -o bin/hot hot.c || fail "cc again"
 "$PCTBIN" record -o new.pct bin/hot 2>rec.err || fail "record new: $(cat rec.err)"
 
 "$PCTBIN" report --format=tsv old.pct >old.tsv 2>old.err || fail "report old: $(cat old.err)"
-unk=$(share_of old.tsv function '[unknown]')
+unk=$(unk old.tsv)
 hl=$(share_of old.tsv function hash_loop)
 echo "old profile after the rebuild: [unknown] $unk%, hash_loop $hl%"
 awk -v u="$unk" 'BEGIN { exit !(u <= 1) }' || fail "$unk% of the old profile's samples lost their names: $(cat old.tsv old.err)"
 [ ! -s old.err ] || fail "report of the old profile warned: $(cat old.err)"
 
-"$PCTBIN" diff --format=tsv old.pct new.pct >diff.tsv || fail "diff"
+# Two runs of the same work differ by more than sampling noise under
+# load (other_loop took 31% more CPU time in one of two runs under two
+# busy loops; issue 20 is about that), so the change is large and alpha
+# strict: hash_loop's 3x stands out, other_loop's drift does not.
+"$PCTBIN" diff --alpha=0.001 --format=tsv old.pct new.pct >diff.tsv || fail "diff"
 flagged=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["significant"] == "*" || $c["significant"] == 1 { print $1 }' diff.tsv | sort | tr '\n' ' ')
 echo "pct diff old new flags: $flagged"
 [ "$flagged" = "hash_loop " ] || fail "pct diff old new flags '$flagged', not hash_loop alone: $(cat diff.tsv)"
