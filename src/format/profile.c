@@ -729,6 +729,20 @@ int profile_read(const char *file, struct profile *p, char *err, size_t errlen)
 	return rc;
 }
 
+
+/* The header read again, into *h2, after the table was read under *h:
+ * what the table refers to is then at least as new as the table copy.
+ * -1 with err set if it cannot be read or its layout moved. */
+static int reread_header(int fd, uint64_t size, const struct pct_header *h, struct pct_header *h2, const char *file,
+			 char *err, size_t errlen)
+{
+	if (read_header(fd, size, h2, file, err, errlen) != 0)
+		return -1;
+	if (h2->table_offset != h->table_offset || h2->table_slots != h->table_slots ||
+	    h2->stacks_offset != h->stacks_offset || h2->stacks_size != h->stacks_size)
+		return fail(err, errlen, file, "the header's layout changed while it was read");
+	return 0;
+}
 int profile_read_fd(int fd, uint64_t size, const char *file, struct profile *p, char *err, size_t errlen)
 {
 	struct pct_header h;
@@ -759,13 +773,8 @@ int profile_read_fd(int fd, uint64_t size, const char *file, struct profile *p, 
 	/* Read again everything the table refers to: it is at least as new
 	 * as the table copy, so it lists every module the table refers to. */
 	struct pct_header h2;
-	if (read_header(fd, size, &h2, file, err, errlen) != 0)
+	if (reread_header(fd, size, &h, &h2, file, err, errlen) != 0)
 		goto out;
-	if (h2.table_offset != h.table_offset || h2.table_slots != h.table_slots ||
-	    h2.stacks_offset != h.stacks_offset || h2.stacks_size != h.stacks_size) {
-		fail(err, errlen, file, "the header's layout changed while it was read");
-		goto out;
-	}
 	if ((mods = read_region(fd, h2.modules_offset, (uint64_t)h2.modules_count * h2.module_size,
 				"module table", file, err, errlen)) == NULL ||
 	    (pool = read_region(fd, h2.strings_offset, h2.strings_used, "string pool", file, err, errlen)) == NULL ||
@@ -811,13 +820,8 @@ int profile_compact_fd(int fd, uint64_t size, const char *file, void **out, size
 	/* the header again, as profile_read_fd does: what the table refers to
 	 * is at least as new as the table copy */
 	struct pct_header h2;
-	if (read_header(fd, size, &h2, file, err, errlen) != 0)
+	if (reread_header(fd, size, &h, &h2, file, err, errlen) != 0)
 		goto out;
-	if (h2.table_offset != h.table_offset || h2.table_slots != h.table_slots ||
-	    h2.stacks_offset != h.stacks_offset || h2.stacks_size != h.stacks_size) {
-		fail(err, errlen, file, "the header's layout changed while it was read");
-		goto out;
-	}
 	uint64_t slots_n = 1, stacks = h2.stacks_offset ? stacks_used(&h2) : 0;
 	while (slots_n < n)
 		slots_n *= 2;
