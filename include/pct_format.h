@@ -20,6 +20,8 @@
  *   threads_offset    struct pct_thread[threads_max]  open-addressing table by tid
  *   table_offset      struct pct_entry[table_slots]   open-addressing table
  *   stacks_offset     struct pct_stack records   (stacks_size bytes; -g only)
+ *   ticks_offset      struct pct_tick[ticks_max]       the time log (version 3)
+ *   buckets_offset    struct pct_bucket[buckets_slots] coarse time after the log fills
  *   file_size
  *
  * pct_layout() below places the regions.
@@ -39,7 +41,9 @@
 
 #define PCT_MAGIC "PCTPROF"            /* 8 bytes with the trailing NUL */
 #define PCT_MAGIC_LEN 8
-#define PCT_VERSION 2
+#define PCT_VERSION 3                  /* 3 adds the time log (ticks, buckets); readers
+					  also read version 2, which has none */
+#define PCT_VERSION_MIN 2              /* the oldest version readers accept */
 #define PCT_BYTE_ORDER 0x01020304u     /* reads 0x04030201 if swapped */
 
 /* How samples were taken (header.mechanism). */
@@ -283,10 +287,30 @@ struct pct_header {
 	uint64_t session;              /* 304 $PCT_SESSION: the token `pct record` gives one run's
 					  process tree (16 hex digits), so that it lists only the
 					  files its own run wrote; 0 if none */
-	uint64_t reserved;             /* 312 zero */
-};                                     /* 320 */
+	/* Time (version 3; 320 is a valid header_size for a file without
+	 * it, and every field below reads 0 there).  Each sample is logged
+	 * with its time in the tick log until it fills, then counted per
+	 * second and thread in the bucket table until that fills (pct(5),
+	 * "Time"). */
+	uint64_t clock_start_ns;       /* 312 CLOCK_MONOTONIC when sampling started, ns: the
+					  origin of every tick's time_ns, and what lines up the
+					  processes of a tree */
+	uint64_t ticks_offset;         /* 320 bytes from file start, 8-aligned; 0: no time log */
+	uint64_t ticks_max;            /* 328 records reserved, below 2^32 */
+	uint64_t ticks_used;           /* 336 records claimed (live); a claim past ticks_max is
+					  not written, so this may exceed it */
+	uint64_t buckets_offset;       /* 344 bytes from file start, 8-aligned; 0: none */
+	uint32_t buckets_slots;        /* 352 slots of the bucket table, a power of two */
+	uint32_t bucket_ms;            /* 356 length of a bucket, ms (1000) */
+	uint64_t untimed;              /* 360 samples counted in the table but in neither the
+					  log nor the buckets (both full) (live) */
+	uint64_t clock_end_ns;         /* 368 CLOCK_MONOTONIC when sampling stopped, ns; 0 while
+					  running */
+	uint64_t reserved;             /* 376 zero */
+};                                     /* 384 */
 
 #define PCT_HEADER_MIN 256             /* header_size of a file without the stack fields */
+#define PCT_HEADER_V2 320              /* header_size of a version 2 file: no time fields */
 
 /*
  * A sample's call stack, as taken in the signal handler: the registers and
@@ -305,10 +329,46 @@ struct pct_stack {
 	uint64_t weight;               /*  8 samples the record stands for (each of one period) */
 	uint64_t sp;                   /* 16 address of the first stack byte copied */
 	uint32_t stack_len;            /* 24 bytes of stack copied */
-	uint32_t flags;                /* 28 zero */
+	uint32_t tick;                 /* 28 index + 1 of the sample's record in the tick log;
+					  0: none (version 2, or the log was full) */
 };                                     /* 32, then the registers and the stack */
 
 #define PCT_STACK_DONE 0x80000000u
+
+/*
+ * The tick log (version 3): one record per sample signal, in the order the
+ * handlers claimed them (ticks_used), so nearly in time order; readers
+ * sort by time_ns.  A writer claims an index, writes time_ns and weight,
+ * then publishes entry; a reader skips a record whose entry is 0 (being
+ * written, or its writer died).  The sample's thread and PC are its
+ * entry's (key, ctx).
+ */
+struct pct_tick {
+	uint64_t time_ns;              /*  0 ns since clock_start_ns (CLOCK_MONOTONIC) */
+	uint32_t entry;                /*  8 sample table slot + 1 that counted it; 0: unwritten */
+	uint32_t weight;               /* 12 samples it stands for (1 + timer overrun) */
+};                                     /* 16 */
+
+/*
+ * The bucket table (version 3): where samples go once the tick log is
+ * full, counted per bucket of bucket_ms and thread.  Open addressing with
+ * linear probing by key; a writer claims an empty slot by changing key
+ * from 0, then adds to count.  A sample that finds no slot is counted in
+ * header.untimed.
+ *
+ *   63                          16 15             0
+ *   +------------------------------+----------------+
+ *   | bucket number + 1            | thread slot+1  |
+ *   +------------------------------+----------------+
+ *
+ * Bucket number b covers [b, b + 1) x bucket_ms after clock_start_ns.
+ */
+struct pct_bucket {
+	uint64_t key;                  /*  0 as above; 0: an empty slot */
+	uint64_t count;                /*  8 samples */
+};                                     /* 16 */
+#define PCT_BUCKET_THREAD_MASK 0xffffu
+#define PCT_BUCKET_SHIFT 16
 
 /* pct_module.flags */
 #define PCT_MODF_UNMAPPED 1            /* unmapped (dlclose) while the program ran; its
@@ -364,18 +424,23 @@ struct pct_entry {
  *   table_offset    after threads_max thread slots, rounded up to PCT_PAGE
  *   stacks_offset   after table_slots entries, rounded up to PCT_PAGE; 0 (no
  *                   region) if stacks_size is 0
- *   file_size       the end of the last region: of the stacks if there are
- *                   any, else of the table
+ *   ticks_offset    after the previous region, rounded up to PCT_PAGE; 0 if
+ *                   ticks_max is 0
+ *   buckets_offset  after ticks_max ticks, rounded up to PCT_PAGE; 0 if
+ *                   buckets_slots is 0
+ *   file_size       the end of the last region
  *
  * Inputs are counts of records or slots (modules_max, threads_max,
- * table_slots) and bytes (strings_size, stacks_size); every output is in
+ * table_slots, ticks_max, buckets_slots) and bytes (strings_size,
+ * stacks_size); every output is in
  * bytes from the start of the file.  Returns 0, or -1 (and *l all zeros) if
  * the file would pass 2^64 bytes.  async-signal-safe.
  */
 #define PCT_PAGE 4096                  /* bytes; the alignment of the table and the stacks */
 
 struct pct_layout {
-	uint64_t modules_offset, strings_offset, threads_offset, table_offset, stacks_offset, file_size;
+	uint64_t modules_offset, strings_offset, threads_offset, table_offset, stacks_offset, ticks_offset,
+		buckets_offset, file_size;
 };
 
 /* x rounded up to a multiple of align (a power of two) in *out; -1 on overflow. */
@@ -388,7 +453,8 @@ static inline int pct_align_up(uint64_t x, uint64_t align, uint64_t *out)
 }
 
 static inline int pct_layout(struct pct_layout *l, uint64_t modules_max, uint64_t strings_size,
-			     uint64_t threads_max, uint64_t table_slots, uint64_t stacks_size)
+			     uint64_t threads_max, uint64_t table_slots, uint64_t stacks_size, uint64_t ticks_max,
+			     uint64_t buckets_slots)
 {
 	struct pct_layout r = { .modules_offset = PCT_PAGE };
 	uint64_t n;
@@ -400,7 +466,13 @@ static inline int pct_layout(struct pct_layout *l, uint64_t modules_max, uint64_
 	    __builtin_mul_overflow(table_slots, sizeof(struct pct_entry), &n) ||
 	    __builtin_add_overflow(r.table_offset, n, &r.file_size) ||
 	    (stacks_size && (pct_align_up(r.file_size, PCT_PAGE, &r.stacks_offset) ||
-			     __builtin_add_overflow(r.stacks_offset, stacks_size, &r.file_size)))) {
+			     __builtin_add_overflow(r.stacks_offset, stacks_size, &r.file_size))) ||
+	    (ticks_max && (pct_align_up(r.file_size, PCT_PAGE, &r.ticks_offset) ||
+			   __builtin_mul_overflow(ticks_max, sizeof(struct pct_tick), &n) ||
+			   __builtin_add_overflow(r.ticks_offset, n, &r.file_size))) ||
+	    (buckets_slots && (pct_align_up(r.file_size, PCT_PAGE, &r.buckets_offset) ||
+			       __builtin_mul_overflow(buckets_slots, sizeof(struct pct_bucket), &n) ||
+			       __builtin_add_overflow(r.buckets_offset, n, &r.file_size)))) {
 		*l = (struct pct_layout){ 0 };
 		return -1;
 	}

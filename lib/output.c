@@ -85,7 +85,7 @@ static void header_init(struct pct_header *h, unsigned slots_log2)
 	/* the runtime's sizes are constants of runtime.h and $PCT_SLOTS and
 	 * $PCT_STACK_AREA are bounded (pct_on.c): no overflow */
 	pct_layout(&lay, RT_MODULES_MAX, RT_STRINGS_SIZE, UINT64_C(1) << RT_THREADS_LOG2, UINT64_C(1) << slots_log2,
-		   stacks_size);
+		   stacks_size, 0, 0);
 	memcpy(h->magic, PCT_MAGIC, PCT_MAGIC_LEN);
 	h->version = PCT_VERSION;
 	h->byte_order = PCT_BYTE_ORDER;
@@ -211,7 +211,7 @@ static uint64_t layout_size(unsigned slots_log2, uint64_t stacks, uint64_t *stac
 {
 	const struct rt_ledger *l = &rt_g.led;
 	struct pct_layout lay;
-	int bad = pct_layout(&lay, l->modules_max, l->strings_size, l->threads_max, UINT64_C(1) << slots_log2, stacks);
+	int bad = pct_layout(&lay, l->modules_max, l->strings_size, l->threads_max, UINT64_C(1) << slots_log2, stacks, 0, 0);
 	*stacks_off = lay.stacks_offset;
 	return bad ? UINT64_MAX : lay.file_size;
 }

@@ -102,8 +102,9 @@ static int check_header(const struct pct_header *h, uint64_t size, const char *f
 		return fail(err, errlen, file, "written on a machine of the other byte order, which this pct does not read");
 	if (h->byte_order != PCT_BYTE_ORDER)
 		return fail(err, errlen, file, "bad byte-order mark 0x%08x", h->byte_order);
-	if (h->version != PCT_VERSION)
-		return fail(err, errlen, file, "format version %u; this pct reads version %u", h->version, PCT_VERSION);
+	if (h->version < PCT_VERSION_MIN || h->version > PCT_VERSION)
+		return fail(err, errlen, file, "format version %u; this pct reads versions %u to %u", h->version,
+			    PCT_VERSION_MIN, PCT_VERSION);
 	if (h->header_size < PCT_HEADER_MIN || h->header_size > size)
 		return fail(err, errlen, file, "bad header_size %u", h->header_size);
 	if (h->file_size != size)
@@ -840,7 +841,7 @@ int profile_compact_fd(int fd, uint64_t size, const char *file, void **out, size
 			renum[t + 1] = ++used;
 		}
 	struct pct_layout l;
-	if (pct_layout(&l, h2.modules_count, h2.strings_used, used, slots_n, stacks) != 0 ||
+	if (pct_layout(&l, h2.modules_count, h2.strings_used, used, slots_n, stacks, 0, 0) != 0 ||
 	    l.file_size > SIZE_MAX) {
 		fail(err, errlen, file, "too large to compact");
 		goto out;

@@ -55,6 +55,22 @@ struct profile_stack {
 	uint32_t stack_len;
 };
 
+/* A sample's time (version 3 files): one record of the tick log. */
+struct profile_tick {
+	uint64_t time_ns;              /* ns since the profile's start (hdr.clock_start_ns,
+					  CLOCK_MONOTONIC) */
+	uint32_t sample;               /* index in samples: the PC (module, offset) and thread */
+	uint32_t stack;                /* index in stacks + 1 of its call stack (-g); 0: none */
+	uint64_t weight;               /* samples it stands for */
+};
+
+/* Samples known only to the bucket (after the tick log filled). */
+struct profile_bucket {
+	uint64_t start_ns;             /* since the profile's start; the bucket lasts bucket_ns */
+	uint32_t thread;               /* thread slot + 1; 0: unknown */
+	uint64_t count;                /* samples */
+};
+
 struct profile {
 	char *file;                    /* the name it was read from */
 	struct pct_header hdr;         /* a copy, validated */
@@ -73,6 +89,16 @@ struct profile {
 	char *command;                 /* the process: base name of argv[0] and the other
 					  arguments, at most PROFILE_COMMAND_WIDTH bytes (then
 					  "..."), control bytes as '?'; "?" if none */
+	struct profile_tick *ticks;    /* in time order (a stable sort); NULL for version 2 */
+	size_t nticks;
+	uint64_t ticks_total;          /* sum of ticks[].weight: the samples whose time is known
+					  to the ns; total - ticks_total are in buckets or untimed */
+	struct profile_bucket *buckets; /* by start_ns, then thread */
+	size_t nbuckets;
+	uint64_t bucket_ns;            /* length of a bucket, ns (hdr.bucket_ms x 10^6) */
+	int timed;                     /* 1 if the file has a time log (version 3) */
+	uint64_t duration_ns;          /* ns from the start to the end of sampling (CLOCK_MONOTONIC);
+					  while the file is running, to its last tick or bucket */
 	uint64_t total;                /* sum of samples[].count */
 	uint64_t cpu_ns;               /* what the samples cover: CPU time of the process, ns
 					  (cpu_last_ns - cpu_start_ns), for cpu and user; (samples +
@@ -145,6 +171,31 @@ uint64_t profile_sampled_ns(const struct profile *p);
  * system time, which such samples never see.
  */
 double profile_expected_samples(const struct profile *p);
+
+/*
+ * A time range, parsed from "START..END" (seconds since the start,
+ * decimal, either end may be left out: "2..", "..1.5", ".."):
+ * from_ns <= t < to_ns.  Returns 0, or -1 with "bad time range 'ARG': why"
+ * in err.
+ */
+struct time_range {
+	uint64_t from_ns, to_ns;       /* to_ns UINT64_MAX: open */
+};
+int time_range_parse(const char *arg, struct time_range *r, char *err, size_t errlen);
+
+/*
+ * Keep only the samples taken in r, seconds counted from origin_ns
+ * (CLOCK_MONOTONIC; the profile's own hdr.clock_start_ns for one profile,
+ * the first member's for a process tree): every sample's count, the
+ * threads' samples and total become the sums of the ticks in range; call
+ * stacks whose tick is outside (or which have none) are dropped, and so
+ * are the ticks themselves.  Samples known only to their bucket are
+ * counted in *coarse (a bucket that overlaps the range but is not inside
+ * it) and are not kept.  Returns 0, or -1 with "FILE: has no sample
+ * times (format version 2)" in err.
+ */
+int profile_slice(struct profile *p, const struct time_range *r, uint64_t origin_ns, uint64_t *coarse, char *err,
+		  size_t errlen);
 
 /* A hex build-id ("" if none) in buf of at least 2*PCT_BUILD_ID_MAX+1. */
 const char *build_id_hex(const uint8_t *id, size_t len, char *buf);

@@ -123,7 +123,7 @@ int profile_write(const char *path, const struct pset *s, char *err, size_t errl
 	while (tslots < 2 * nthreads)
 		tslots *= 2;
 	struct pct_layout lay;             /* no stack region: merge sums samples only */
-	if (pct_layout(&lay, s->nmods, pool, tslots, slots, 0) != 0) {
+	if (pct_layout(&lay, s->nmods, pool, tslots, slots, 0, 0, 0) != 0) {
 		free(rows);
 		free(threads);
 		return snprintf(err, errlen, "'%s': the merged profile would pass 2^64 bytes", path), -1;
