@@ -81,7 +81,7 @@ static void header_init(struct pct_header *h, unsigned slots_log2)
 	const struct pct_event_def *cpu = pct_event_by_id(PCT_EVENT_CPU);
 	struct pct_layout lay;
 	uint64_t stacks_size = rt_g.stack_bytes ? (uint64_t)rt_g.stack_area_mb << 20 : 0;
-	uint64_t ticks_max = ((uint64_t)rt_g.time_area_mb << 20) / sizeof(struct pct_tick);
+	uint64_t ticks_max = ((uint64_t)rt_g.time_area_kb << 10) / sizeof(struct pct_tick);
 	uint32_t buckets = ticks_max ? UINT32_C(1) << RT_BUCKETS_LOG2 : 0;
 
 	/* the runtime's sizes are constants of runtime.h and $PCT_SLOTS,

@@ -57,8 +57,8 @@
 #define RT_MAX_RESCANS 256             /* /proc/self/maps reads per process */
 #define RT_AS_HEADROOM (UINT64_C(64) << 20) /* RLIMIT_AS left to the program, at least */
 #define RT_MIN_STACK_AREA (UINT64_C(64) << 10) /* the stack region shrinks to fit no further */
-#define RT_TIME_AREA_MB 32             /* $PCT_TIME_AREA default, MiB of tick log: 2^21 ticks */
-#define RT_TIME_AREA_MB_MAX 4096       /* 2^28 ticks, below the format's 2^32 */
+#define RT_TIME_AREA_KB 32768          /* $PCT_TIME_AREA default, KiB of tick log: 2^21 ticks */
+#define RT_TIME_AREA_KB_MAX (4u << 20) /* 4 GiB, 2^28 ticks, below the format's 2^32 */
 #define RT_MIN_TIME_AREA (UINT64_C(64) << 10) /* the tick log shrinks to fit no further */
 #define RT_BUCKETS_LOG2 16             /* bucket table slots: thread-seconds after the log fills */
 #define RT_BUCKET_MS 1000              /* length of a bucket, ms */
@@ -173,7 +173,7 @@ struct rt_config {
 	struct rt_setting slots;       /* $PCT_SLOTS: count table slots */
 	struct rt_setting stack_bytes; /* $PCT_STACK_BYTES, or 0 */
 	struct rt_setting stack_area;  /* $PCT_STACK_AREA: MiB, or RT_STACK_AREA_MB */
-	struct rt_setting time_area;   /* $PCT_TIME_AREA: MiB of tick log, or RT_TIME_AREA_MB; 0:
+	struct rt_setting time_area;   /* $PCT_TIME_AREA: KiB of tick log, or RT_TIME_AREA_KB; 0:
 					  no time kept */
 	/* strings of the environment, used only while pct_on() runs and NULL
 	 * after it (the program may change its environment later) */
@@ -242,7 +242,7 @@ struct rt {
 	unsigned slots_log2;           /* $PCT_SLOTS */
 	unsigned stack_bytes;          /* $PCT_STACK_BYTES: stack copied per sample; 0: no stacks */
 	unsigned stack_area_mb;        /* $PCT_STACK_AREA: MiB reserved for stack records */
-	unsigned time_area_mb;         /* $PCT_TIME_AREA: MiB reserved for the tick log; 0: none */
+	unsigned time_area_kb;         /* $PCT_TIME_AREA: KiB reserved for the tick log; 0: none */
 	_Atomic int wall_tid;          /* the wall sampler thread, or 0 */
 	_Atomic int wall_stop;         /* asks the wall sampler thread to end */
 	_Atomic int wall_alive;        /* from its start until the wall sampler thread returns */

@@ -997,7 +997,8 @@ int profile_compact_fd(int fd, uint64_t size, const char *file, void **out, size
 			}
 			tk[i].entry = ticks[i].entry && lo < n && slots[lo].index + 1 == ticks[i].entry ? (uint32_t)lo + 1 : 0;
 		}
-		h2.ticks_offset = l.ticks_offset;
+		/* a log with no tick is still a log: an empty one, at the end */
+		h2.ticks_offset = nticks ? l.ticks_offset : l.file_size;
 		h2.ticks_max = nticks;
 		h2.ticks_used = nticks;
 	}

@@ -193,8 +193,8 @@ int profile_slice(struct profile *p, const struct time_range *r, uint64_t origin
 		  size_t errlen)
 {
 	if (!p->timed)
-		return fail(err, errlen, p->file, "has no sample times (format version 2, or made by pct merge): "
-			    "record it again to use --time");
+		return fail(err, errlen, p->file, "has no sample times (a format version 2 file, one made by pct "
+			    "merge, or one recorded with PCT_TIME_AREA=0): record it again to use --time");
 	/* the profile's start on the range's clock: origin_ns is no later */
 	uint64_t shift = p->hdr.clock_start_ns > origin_ns ? p->hdr.clock_start_ns - origin_ns : 0;
 	uint64_t before = p->total + p->hdr.dropped;
@@ -237,6 +237,19 @@ int profile_slice(struct profile *p, const struct time_range *r, uint64_t origin
 			p->buckets[nb++] = b;
 	}
 	p->nbuckets = nb;
+	/* samples without a tick in range are gone, so that no report shows
+	 * a row of none */
+	uint32_t *renum = xmalloc((p->nsamples ? p->nsamples : 1) * sizeof *renum);
+	size_t kept_samples = 0;
+	for (size_t k = 0; k < p->nsamples; k++)
+		if (p->samples[k].count) {
+			renum[k] = (uint32_t)kept_samples;
+			p->samples[kept_samples++] = p->samples[k];
+		}
+	for (size_t i = 0; i < p->nticks; i++)
+		p->ticks[i].sample = renum[p->ticks[i].sample];
+	p->nsamples = kept_samples;
+	free(renum);
 	/* what the slice's samples cover, at the profile's own rate, so that
 	 * rates and the shortfall check read as for a whole profile */
 	double part = before ? (double)p->total / (double)before : 0;
