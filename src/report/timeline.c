@@ -1,4 +1,5 @@
 /* timeline.c - see timeline.h. */
+#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,8 +121,19 @@ static int load_span(const struct pset *s, struct timeline *tl, struct error *e)
 	return 0;
 }
 
+/* qsort_r's order of thread slots + 1 of profile arg: by tid. */
+static int cmp_tid(const void *pa, const void *pb, void *arg)
+{
+	const struct profile *p = arg;
+	const struct profile_thread *a = &p->threads[*(const uint32_t *)pa - 1];
+	const struct profile_thread *b = &p->threads[*(const uint32_t *)pb - 1];
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	return *(const uint32_t *)pa < *(const uint32_t *)pb ? -1 : 1;
+}
+
 /* Rows by thread: each thread slot with samples in the table or in a
- * coarse bucket; row_of maps each sample to its thread's row. */
+ * coarse bucket, by tid; row_of maps each sample to its thread's row. */
 static void load_threads(const struct pset *s, struct timeline *tl)
 {
 	size_t cap = 0;
@@ -137,11 +149,20 @@ static void load_threads(const struct pset *s, struct timeline *tl)
 		}
 		for (size_t k = 0; k < p->nbuckets; k++)
 			have[thread_of(p, p->buckets[k].thread)] |= p->buckets[k].count > 0;
-		for (size_t j = 1; j <= p->nthreads + 1; j++) {
-			uint32_t t = j == p->nthreads + 1 ? 0 : (uint32_t)j;   /* the unknown thread last */
+		/* the threads by tid (the slots are a hash table's), the
+		 * unknown thread last */
+		uint32_t *order = xmalloc((p->nthreads + 1) * sizeof *order);
+		size_t nt = 0;
+		for (uint32_t t = 1; t <= p->nthreads; t++)
+			if (have[t])
+				order[nt++] = t;
+		qsort_r(order, nt, sizeof *order, cmp_tid, (void *)p);
+		if (have[0])
+			order[nt++] = 0;
+		for (size_t t = 0; t <= p->nthreads; t++)
 			row[t] = NO_ROW;
-			if (!have[t])
-				continue;
+		for (size_t j = 0; j < nt; j++) {
+			uint32_t t = order[j];
 			grow(&tl->rows, &cap, tl->nrows + 1, sizeof *tl->rows);
 			tl->rows[tl->nrows] = (struct tl_row){ .profile = i, .thread = t, .samples = n[t] };
 			row[t] = (uint32_t)tl->nrows++;
@@ -152,6 +173,7 @@ static void load_threads(const struct pset *s, struct timeline *tl)
 		free(n);
 		free(have);
 		free(row);
+		free(order);
 	}
 }
 
@@ -493,10 +515,10 @@ void tl_print_text(const struct timeline *tl, const struct pset *s, size_t width
 		width = label + 4 + nb + SHARE_COLS;   /* cannot happen with tl_layout's strip */
 
 	/* the summary and the legend */
-	tl_seconds(tl->span_ns, a);
+	snprintf(a, sizeof a, "%.3f", (double)tl->span_ns / 1e9);
 	tl_seconds(tl->bucket_ns, b);
 	if (tl->by == TL_BY_FUNCTION) {
-		text = xasprintf("%zu of %zu functions, %llu samples in %s s; a column is %s s; a cell: the "
+		text = xasprintf("%zu of %zu functions, %llu samples in %s" NBSP "s; a" NBSP "column" NBSP "is" NBSP "%s" NBSP "s; a cell: the "
 				 "function's share of the column's samples: %s", tl->nrows, tl->functions,
 				 (unsigned long long)tl->total, a, b, LEGEND);
 	} else {
@@ -510,9 +532,9 @@ void tl_print_text(const struct timeline *tl, const struct pset *s, size_t width
 			fill = "the most samples of any cell";
 		char rate[64] = "";
 		if (s->nprofiles == 1 && measures_time(p) && p->hdr.period_requested_ns)
-			snprintf(rate, sizeof rate, " (%.1f at %.0f Hz)", tl->nrows ? tl->rows[0].per_bucket : 0.0,
+			snprintf(rate, sizeof rate, " (%.1f" NBSP "at" NBSP "%.0f" NBSP "Hz)", tl->nrows ? tl->rows[0].per_bucket : 0.0,
 				 1e9 / (double)p->hdr.period_requested_ns);
-		text = xasprintf("%s: %zu thread%s, %llu samples in %s s; a column is %s s; a cell: its samples "
+		text = xasprintf("%s: %zu thread%s, %llu samples in %s" NBSP "s; a" NBSP "column" NBSP "is" NBSP "%s" NBSP "s; a cell: its samples "
 				 "over %s%s: %s", ewho, threads, threads == 1 ? "" : "s", (unsigned long long)tl->total,
 				 a, b, fill, rate, LEGEND);
 		free(who);
@@ -566,13 +588,13 @@ void tl_print_text(const struct timeline *tl, const struct pset *s, size_t width
 		tl_seconds(tl->coarse_from_ns, a);
 		tl_seconds(tl->coarse_len_ns, b);
 		if (tl->by == TL_BY_FUNCTION)
-			text = xasprintf("~ coarse: %llu samples (%.1f%%) from %s s on are known only to their "
-					 "%s s bucket and thread (the time log was full), not their function: they are "
+			text = xasprintf("~ coarse: %llu samples (%.1f%%) from %s" NBSP "s on are known only to their "
+					 "%s" NBSP "s bucket and thread (the time log was full), not their function: they are "
 					 "in the shares, not in the strips", (unsigned long long)tl->coarse_samples,
 					 share_percent(tl->coarse_samples, tl->total), a, b);
 		else
-			text = xasprintf("~ coarse: %llu samples (%.1f%%) from %s s on are known only to their "
-					 "%s s bucket (the time log was full): drawn spread evenly over it",
+			text = xasprintf("~ coarse: %llu samples (%.1f%%) from %s" NBSP "s on are known only to their "
+					 "%s" NBSP "s bucket (the time log was full): drawn spread evenly over it",
 					 (unsigned long long)tl->coarse_samples, share_percent(tl->coarse_samples, tl->total),
 					 a, b);
 		put_wrapped(text, width, out);

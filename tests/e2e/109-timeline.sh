@@ -16,9 +16,14 @@
 #    phase-a's strip before the handoff, phase-b's after;
 #  - --by=function: phase_a_work's samples before the handoff and
 #    phase_b_work's after, in TSV and in the strips;
-#  - two files recorded one after the other line up by their start: the
-#    second process's samples all come after the first's;
-#  - usage errors exit 2, a file without sample times exits 1, named.
+#  - two files recorded one after the other, and a tree of two runs, line
+#    up by their start: the second process's samples come after the
+#    first's;
+#  - with a full tick log, the coarse samples are drawn and marked, and
+#    the sums per thread are still the report's;
+#  - thread and command names with terminal escapes print escaped;
+#  - usage errors exit 2, a version 2 file (no sample times) exits 1,
+#    named.
 . "$(dirname "$0")/lib.sh"
 
 "$PCTBIN" record -o h.pct "$PROGS/handoff" 1 >truth.tsv 2>rec.err || fail "record: $(cat rec.err)"
@@ -149,13 +154,60 @@ cat two.txt
 [ "$(grep -cE '^  [0-9]+ phase-a +\|' two.txt)" -eq 2 ] || fail "no phase-a row under each process"
 [ "$(wc -L <two.txt)" -le 70 ] || fail "two files: a line is over 70 columns"
 
+# --- a process tree: each process a line, lined up by its start
+"$PCTBIN" record -o tree.pct sh -c "'$PROGS/handoff' 0.3; '$PROGS/handoff' 0.3" >/dev/null 2>rec3.err ||
+	fail "record tree: $(cat rec3.err)"
+"$PCTBIN" timeline --format=tsv --bucket=0.05 tree.pct >tree.tsv || fail "timeline of a tree"
+awk -F'\t' 'NR == 1 { next } $5 ~ /^phase-/ { p[$3] = 1; if (!($3 in s) || $1 < s[$3]) s[$3] = $1
+	if ($1 + $2 > e[$3]) e[$3] = $1 + $2 }
+	END { n = 0; for (x in p) pid[++n] = x
+	      if (n != 2) { printf "%d processes with phase threads\n", n; exit 1 }
+	      if (s[pid[1]] > s[pid[2]]) { t = pid[1]; pid[1] = pid[2]; pid[2] = t }
+	      printf "tree: first process %.2f..%.2f s, second %.2f..%.2f s\n", s[pid[1]], e[pid[1]], s[pid[2]], e[pid[2]]
+	      exit !(s[pid[2]] >= e[pid[1]] - 0.1) }' tree.tsv || fail "the tree's processes are not lined up in time"
+"$PCTBIN" timeline --width=70 tree.pct >tree.txt || fail "text of a tree"
+cat tree.txt
+[ "$(grep -c '^pid [0-9]* .*handoff 0.3' tree.txt)" -eq 2 ] || fail "no line per process of the tree"
+[ "$(grep -cE '^  [0-9]+ phase-b +\|' tree.txt)" -eq 2 ] || fail "no phase-b row under each process of the tree"
+
+# --- a full tick log (4 KiB, 256 ticks): the rest is coarse, drawn in
+# its second, and the sums are still the report's
+PCT_TIME_AREA=4 "$PCTBIN" record -o small.pct "$PROGS/handoff" 1 >/dev/null 2>rec4.err || fail "record small: $(cat rec4.err)"
+"$PCTBIN" timeline --format=tsv --bucket=0.05 small.pct >small.tsv 2>small.err || fail "timeline small"
+grep -q "known only to their coarse bucket" small.err || fail "TSV: no note of coarse samples: $(cat small.err)"
+"$PCTBIN" report --by=thread --format=tsv small.pct >small-thread.tsv || fail "report small"
+awk -F'\t' 'NR == FNR { if (FNR > 1) { n[$4] += $6; if ($2 == 1) c += $6 } next }
+	FNR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+	{ if (n[$k["tid"]] != $k["samples"]) bad = 1 }
+	END { printf "%d samples in 1 s lines\n", c; exit !(c >= 100 && !bad) }' small.tsv small-thread.tsv ||
+	fail "full tick log: the TSV's sums differ from the report's, or no coarse lines"
+"$PCTBIN" timeline --width=70 small.pct >small.txt || fail "timeline small, text"
+cat small.txt
+grep -qE '^~ coarse +~+' small.txt || fail "the coarse columns are not marked"
+grep -q '^# ~ coarse: [0-9]* samples' small.txt || fail "no note of the coarse samples"
+[ "$(wc -L <small.txt)" -le 70 ] || fail "full tick log: a line is over 70 columns"
+
+# --- names with terminal escapes (tests/progs/escnames) print escaped
+"$PCTBIN" record -o e.pct "$PROGS/escnames" 0.3 $'arg\e[2J\a\x9b' >/dev/null 2>&1 || fail "record escnames"
+for args in "" "--format=tsv" "--by=function" "--by=function --format=tsv"; do
+	# shellcheck disable=SC2086
+	"$PCTBIN" timeline $args e.pct >esc.out 2>esc.err || fail "timeline $args of escnames: $(cat -v esc.err)"
+	[ "$(LC_ALL=C grep -c $'[\e\a\x9b]' esc.out esc.err | awk -F: '{ n += $2 } END { print n }')" -eq 0 ] ||
+		fail "timeline $args prints raw escapes: $(cat -v esc.out | head -5)"
+done
+# (the reader has made the C0 bytes '?' already; 0x9b and 0xff are escaped)
+"$PCTBIN" timeline e.pct | grep -qF 't?[2J?]0;?\x9b\xff |' || fail "the thread's name is not shown escaped"
+
 # --- errors
 "$PCTBIN" timeline --width=10 h.pct >/dev/null 2>err; [ $? -eq 2 ] || fail "--width=10 does not exit 2"
 "$PCTBIN" timeline --by=module h.pct >/dev/null 2>err; [ $? -eq 2 ] || fail "--by=module does not exit 2"
 "$PCTBIN" timeline --bucket=0.001 --width=40 h.pct >/dev/null 2>err; [ $? -eq 2 ] ||
 	fail "--bucket too short for the width does not exit 2"
-"$PCTBIN" timeline "$ROOT/tests/fuzz/seeds/real-modules.seed" >/dev/null 2>err; rc=$?
-if grep -q "format version 2" err; then
-	[ $rc -eq 1 ] && grep -q "real-modules.seed: no sample times" err || fail "a version 2 file: exit $rc, $(cat err)"
-fi
+# a version 2 file has no sample times: exit 1, naming it
+cp h.pct v2.pct
+printf '\002' | dd of=v2.pct bs=1 seek=8 conv=notrunc status=none
+"$PCTBIN" report v2.pct >/dev/null || fail "report of a version 2 file"
+"$PCTBIN" timeline v2.pct >/dev/null 2>err; rc=$?
+[ $rc -eq 1 ] && grep -q "v2.pct: no sample times (format version 2; record it again)" err ||
+	fail "a version 2 file: exit $rc, $(cat err)"
 pass "timeline: each thread and function on its side of the handoff, counts as pct report's, shares as the CPU times"
