@@ -531,8 +531,8 @@ void tl_print_text(const struct timeline *tl, const struct pset *s, size_t width
 		if (!measures_time(p))
 			fill = "the most samples of any cell";
 		char rate[64] = "";
-		if (s->nprofiles == 1 && measures_time(p) && p->hdr.period_requested_ns)
-			snprintf(rate, sizeof rate, " (%.1f" NBSP "at" NBSP "%.0f" NBSP "Hz)", tl->nrows ? tl->rows[0].per_bucket : 0.0,
+		if (s->nprofiles == 1 && measures_time(p) && p->hdr.period_requested_ns && tl->nrows)
+			snprintf(rate, sizeof rate, " (%.1f" NBSP "at" NBSP "%.0f" NBSP "Hz)", tl->rows[0].per_bucket,
 				 1e9 / (double)p->hdr.period_requested_ns);
 		text = xasprintf("%s: %zu thread%s, %llu samples in %s" NBSP "s; a" NBSP "column" NBSP "is" NBSP "%s" NBSP "s; a cell: its samples "
 				 "over %s%s: %s", ewho, threads, threads == 1 ? "" : "s", (unsigned long long)tl->total,

@@ -227,6 +227,28 @@ int main(void)
 	tl_free(&tf);
 	tl_free(&tl);
 
+	/* a profile without a sample: no row, nothing in any bucket */
+	struct pset s0 = { 0 };
+	struct profile none = make("none.pct", 44, 5, 1);
+	CHECK(pset_add(&s0, &none, err, sizeof err) == 0);
+	CHECK(tl_load(&s0, TL_BY_THREAD, SIZE_MAX, &tl, &e) == 0);
+	CHECK(tl.nrows == 0 && tl.span_ns == 1);
+	tl_layout(&tl, &s0, 40, 0, &label, &strip);
+	tl_bucket(&tl, &s0, tl_nice_bucket(tl.span_ns, strip));
+	CHECK(tl.nbuckets == 1);
+	text_of(&tl, &s0, 40, &text);
+	CHECK(fits(text, 40) && strstr(text, "0 threads, 0") != NULL && strstr(text, "Hz") == NULL);
+	free(text);
+	CHECK(tsv_is(&tl, &s0, "start_s\tlength_s\tpid\ttid\tthread\tsamples\n"));
+	tl_free(&tl);
+	CHECK(tl_load(&s0, TL_BY_FUNCTION, 10, &tl, &e) == 0);
+	CHECK(tl.nrows <= 1);                      /* the PC of no sample ([unknown]) */
+	tl_bucket(&tl, &s0, 1000);
+	text_of(&tl, &s0, 40, &text);
+	CHECK(fits(text, 40));
+	free(text);
+	tl_free(&tl);
+
 	/* a file without sample times (version 2) is refused, named */
 	struct pset s2 = { 0 };
 	struct profile old = make("old.pct", 33, 0, 1);
