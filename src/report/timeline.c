@@ -267,19 +267,23 @@ void tl_bucket(struct timeline *tl, const struct pset *s, uint64_t bucket_ns)
 			if (row != NO_ROW)
 				tl->counts[(size_t)row * tl->nbuckets + b] += t->weight;
 		}
+		/* the row of each thread (by thread), for the coarse buckets */
+		size_t *trow = xmalloc((p->nthreads + 1) * sizeof *trow);
+		for (size_t t = 0; t <= p->nthreads; t++)
+			trow[t] = SIZE_MAX;
+		for (size_t r = 0; r < tl->nrows; r++)
+			if (tl->by == TL_BY_THREAD && tl->rows[r].profile == i)
+				trow[tl->rows[r].thread] = r;
 		for (size_t k = 0; k < p->nbuckets; k++) {
 			const struct profile_bucket *c = &p->buckets[k];
 			if (c->count == 0)
 				continue;
-			size_t row = SIZE_MAX;
-			if (tl->by == TL_BY_THREAD)
-				for (size_t r = 0; r < tl->nrows; r++)
-					if (tl->rows[r].profile == i && tl->rows[r].thread == thread_of(p, c->thread))
-						row = r;
+			size_t row = trow[thread_of(p, c->thread)];
 			grow(&tl->coarse, &cap, tl->ncoarse + 1, sizeof *tl->coarse);
 			tl->coarse[tl->ncoarse++] = (struct tl_coarse){ row, add_sat(rel, c->start_ns),
 								       p->bucket_ns ? p->bucket_ns : 1, c->count };
 		}
+		free(trow);
 		for (size_t r = 0; r < tl->nrows; r++)
 			if (tl->by == TL_BY_THREAD && tl->rows[r].profile == i)
 				tl->rows[r].per_bucket =

@@ -45,9 +45,10 @@ struct tl_row {
 					  profile's event is not time */
 };
 
-/* Samples of a row known only to a coarse bucket of its file. */
+/* Samples of a thread known only to a coarse bucket of its file. */
 struct tl_coarse {
-	size_t row;
+	size_t row;                    /* by thread: the thread's row; by function: SIZE_MAX
+					  (a coarse sample has no PC) */
 	uint64_t start_ns, len_ns;     /* since the origin */
 	uint64_t count;
 };
@@ -75,7 +76,7 @@ struct timeline {
 	uint64_t *bucket_total;        /* [b]: logged samples of the whole set in bucket b (every
 					  function's, shown or not: a function row's share's
 					  denominator) */
-	struct tl_coarse *coarse;      /* TL_BY_THREAD; in time order, then by row */
+	struct tl_coarse *coarse;      /* in time order, then by row */
 	size_t ncoarse;
 
 	uint32_t **row_of;             /* per profile: [sample] -> row, or UINT32_MAX (internal) */
