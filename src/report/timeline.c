@@ -87,7 +87,10 @@ static int load_span(const struct pset *s, struct timeline *tl, struct error *e)
 	for (size_t i = 0; i < s->nprofiles; i++) {
 		const struct profile *p = &s->profiles[i];
 		if (!p->timed)
-			return error_set(e, 1, "%s: no sample times (format version 2; record it again)", p->file);
+			return error_set(e, 1, "%s: no sample times (%s)", p->file,
+					 p->hdr.version < 3 ? "format version 2; record it again"
+					 : p->hdr.runs > 1 ? "pct merge keeps none; give the runs' own files"
+					 : "recorded with PCT_TIME_AREA=0; record it again");
 		if (p->hdr.clock_start_ns < tl->origin_ns)
 			tl->origin_ns = p->hdr.clock_start_ns;
 	}

@@ -90,7 +90,8 @@ struct timeline {
  * last) or by function (the limit functions with the most samples,
  * SIZE_MAX for all, in the report's order).  Returns 0, or -1 with *e
  * set: status 1 for a file without sample times, "FILE: no sample times
- * (format version 2; record it again)", or a stage's error.
+ * (format version 2; record it again)" (or made by pct merge, or
+ * recorded with PCT_TIME_AREA=0, which keep none), or a stage's error.
  */
 int tl_load(const struct pset *s, enum tl_by by, size_t limit, struct timeline *tl, struct error *e);
 

@@ -22,8 +22,8 @@
 #  - with a full tick log, the coarse samples are drawn and marked, and
 #    the sums per thread are still the report's;
 #  - thread and command names with terminal escapes print escaped;
-#  - usage errors exit 2, a version 2 file (no sample times) exits 1,
-#    named.
+#  - usage errors exit 2; a version 2 file, a merged one or one recorded
+#    with PCT_TIME_AREA=0 (no sample times) exits 1, named, saying why.
 . "$(dirname "$0")/lib.sh"
 
 "$PCTBIN" record -o h.pct "$PROGS/handoff" 1 >truth.tsv 2>rec.err || fail "record: $(cat rec.err)"
@@ -210,4 +210,12 @@ printf '\002' | dd of=v2.pct bs=1 seek=8 conv=notrunc status=none
 "$PCTBIN" timeline v2.pct >/dev/null 2>err; rc=$?
 [ $rc -eq 1 ] && grep -q "v2.pct: no sample times (format version 2; record it again)" err ||
 	fail "a version 2 file: exit $rc, $(cat err)"
+# nor has a merged file, nor one recorded with PCT_TIME_AREA=0
+"$PCTBIN" merge -o m.pct h.pct h2.pct 2>/dev/null || fail "merge"
+"$PCTBIN" timeline m.pct >/dev/null 2>err; rc=$?
+[ $rc -eq 1 ] && grep -q "m.pct: no sample times (pct merge keeps none" err || fail "a merged file: exit $rc, $(cat err)"
+PCT_TIME_AREA=0 "$PCTBIN" record -o z.pct "$PROGS/handoff" 0.2 >/dev/null 2>&1 || fail "record with PCT_TIME_AREA=0"
+"$PCTBIN" timeline z.pct >/dev/null 2>err; rc=$?
+[ $rc -eq 1 ] && grep -q "z.pct: no sample times (recorded with PCT_TIME_AREA=0" err ||
+	fail "PCT_TIME_AREA=0: exit $rc, $(cat err)"
 pass "timeline: each thread and function on its side of the handoff, counts as pct report's, shares as the CPU times"

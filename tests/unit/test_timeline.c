@@ -253,6 +253,7 @@ int main(void)
 	struct pset s2 = { 0 };
 	struct profile old = make("old.pct", 33, 0, 1);
 	old.timed = 0;
+	old.hdr.version = 2;
 	CHECK(pset_add(&s2, &old, err, sizeof err) == 0);
 	CHECK(tl_load(&s2, TL_BY_THREAD, SIZE_MAX, &tl, &e) == -1);
 	CHECK(e.status == 1 && e.msg && strcmp(e.msg, "old.pct: no sample times (format version 2; record it again)") == 0);
