@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pset.h"
+#include "symtab.h"
 #include "timeline.h"
 #include "unit.h"
 
@@ -36,7 +37,7 @@ static struct profile make(const char *name, uint32_t pid, uint64_t clock_start_
 	p.nsamples = nthreads;
 	for (size_t k = 0; k < nthreads; k++) {
 		p.threads[k].tid = 100 + (uint32_t)k;
-		snprintf(p.threads[k].name, sizeof p.threads[k].name, "t%zu", k);
+		snprintf(p.threads[k].name, sizeof p.threads[k].name, "t%d", (int)(k % 100));
 		p.samples[k] = (struct profile_sample){ PROFILE_NO_MODULE, (uint32_t)k + 1, 0x1000 + k, 0 };
 	}
 	return p;
@@ -258,5 +259,9 @@ int main(void)
 	CHECK(tl_load(&s2, TL_BY_THREAD, SIZE_MAX, &tl, &e) == -1);
 	CHECK(e.status == 1 && e.msg && strcmp(e.msg, "old.pct: no sample times (format version 2; record it again)") == 0);
 	free(e.msg);
+	pset_free(&s);
+	pset_free(&s0);
+	pset_free(&s2);
+	symtab_free_all();
 	return unit_done("test_timeline");
 }
