@@ -592,7 +592,7 @@ void tl_print_text(const struct timeline *tl, const struct pset *s, size_t width
 
 	/* what the strips leave out or spread */
 	if (tl->coarse_samples) {
-		tl_seconds(tl->coarse_from_ns, a);
+		snprintf(a, sizeof a, "%.3f", (double)tl->coarse_from_ns / 1e9);
 		tl_seconds(tl->coarse_len_ns, b);
 		if (tl->by == TL_BY_FUNCTION)
 			text = xasprintf("~ coarse: %llu samples (%.1f%%) from %s" NBSP "s on are known only to their "

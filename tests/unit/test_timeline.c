@@ -208,7 +208,7 @@ int main(void)
 	CHECK(fits(text, 60));
 	CHECK(strstr(text, "pid 11 a.pct\n") != NULL && strstr(text, "pid 22 b.pct\n") != NULL);
 	CHECK(strstr(text, "  100 t0 ") != NULL && strstr(text, "  101 t1 ") != NULL);
-	CHECK(strstr(text, "~ coarse") != NULL && strstr(text, "100 samples (92.6%) from 1.5 s on") != NULL);
+	CHECK(strstr(text, "~ coarse") != NULL && strstr(text, "100 samples (92.6%) from 1.500 s on") != NULL);
 	CHECK(strstr(text, "  5.6%\n") != NULL && strstr(text, " 94.4%\n") != NULL);
 	if (unit_fail)
 		fputs(text, stderr);
