@@ -13,7 +13,8 @@
 #    threads' sums are `pct report --by=thread`'s exactly; their shares
 #    and counts match the CPU times measured (check_truth);
 #  - text at --width=70: no line over 70 columns, one row per thread, and
-#    phase-a's strip before the handoff, phase-b's after;
+#    phase-a's strip before the handoff, phase-b's after; on a terminal
+#    its width, elsewhere $COLUMNS;
 #  - --by=function: phase_a_work's samples before the handoff and
 #    phase_b_work's after, in TSV and in the strips;
 #  - two files recorded one after the other, and a tree of two runs, line
@@ -101,6 +102,15 @@ for t in phase-a phase-b; do
 	want=$(awk -F'\t' -v t="$t" -v total="$total" 'NR > 1 && $5 == t { n += $6 } END { printf "%.1f%%", 100 * n / total }' tl.tsv)
 	grep -E "^[0-9]+ $t +\|" tl.txt | grep -q " $want\$" || fail "$t's share is not $want"
 done
+
+# on a terminal, its width (TIOCGWINSZ) whatever $COLUMNS says; elsewhere
+# $COLUMNS (script(1) gives the command a terminal of 64 columns)
+COLUMNS=200 script -qec "stty cols 64 rows 30; '$PCTBIN' timeline h.pct" /dev/null | tr -d '\r' >tty.txt
+w=$(wc -L <tty.txt)
+[ "$w" -le 64 ] && [ "$w" -ge 55 ] || fail "on a 64-column terminal the lines are up to $w columns: $(cat tty.txt)"
+COLUMNS=50 "$PCTBIN" timeline h.pct >cols.txt || fail "COLUMNS=50"
+w=$(wc -L <cols.txt)
+[ "$w" -le 50 ] && [ "$w" -ge 45 ] || fail "with COLUMNS=50 the lines are up to $w columns: $(cat cols.txt)"
 
 # --- by function: the phase change
 "$PCTBIN" timeline --by=function --format=tsv --bucket=0.05 h.pct >fn.tsv 2>fn.err || fail "--by=function tsv: $(cat fn.err)"
