@@ -37,6 +37,12 @@ awk -v a="$a" -v b="$b" 'BEGIN { exit !(a >= 95 && b >= 95) }' || fail "slices: 
 [ $((na + nb)) -eq "$n" ] || fail "the slices hold $na + $nb samples, the whole $n"
 [ ! -s first.err ] && [ ! -s second.err ] || fail "a slice warned: $(cat first.err second.err)"
 
+# record leaves the compacted profile (the unused tick log gone), with
+# the runtime's modes: 0644, 0600 with call stacks
+size=$(stat -c %s p.pct)
+[ "$size" -lt 1048576 ] || fail "record's profile is $size bytes, not compacted"
+[ "$(stat -c %a p.pct)" = 644 ] || fail "record's profile has mode $(stat -c %a p.pct)"
+
 # the same option on every command that reads samples
 "$PCTBIN" annotate --time=1.. -n 1 p.pct >ann.txt || fail "annotate --time"
 head -1 ann.txt | grep -q '^# phase_b ' || fail "annotate --time=1.. does not start with phase_b: $(head -3 ann.txt)"
@@ -45,6 +51,7 @@ head -1 ann.txt | grep -q '^# phase_b ' || fail "annotate --time=1.. does not st
 grep -q '=>.*sink += i' src.txt && grep 'sink ^= i' src.txt | grep -Eq '^ +[0-9]+  ' ||
 	fail "source --time=..1 is not phase_a's: $(cat src.txt)"
 "$PCTBIN" record -g -o pg.pct ./phases 2>rec.err || fail "record -g: $(cat rec.err)"
+[ "$(stat -c %a pg.pct)" = 600 ] || fail "record -g's profile has mode $(stat -c %a pg.pct), not 600"
 "$PCTBIN" export --format=folded --time=..1 pg.pct >f1.txt || fail "export --time"
 awk '{ n += $NF; if ($0 ~ /phase_a/) a += $NF } END { exit !(n > 0 && a / n >= 0.95) }' f1.txt ||
 	fail "export --time=..1 is not mostly phase_a: $(cat f1.txt)"
@@ -96,12 +103,15 @@ grep -q 'samples in the time range are known only to the second' small.err || fa
 nc=$(sed -n 's/^pct: warning: \([0-9]*\) samples in the time range.*/\1/p' small.err)
 [ "${nc:-0}" -ge 40 ] || fail "only ${nc:-0} coarse samples in 1..: $(cat small.err)"
 
-# a process tree: two runs one after the other; the second second is the
-# first run's phase_b, the fourth the second run's
+# a process tree: two runs one after the other, timed from the start of
+# the tree (sh); the third second is the second run's phase_a, the fourth
+# its phase_b.  Each program starts a little after the one before it
+# ended (fork, exec, the loader: 30-40 ms each under load, measured), so
+# the slices leave 0.3 s at their start.
 "$PCTBIN" record -o tree.pct sh -c './phases; ./phases' 2>rec.err || fail "record tree: $(cat rec.err)"
-"$PCTBIN" report --format=tsv --time=3.. tree.pct >t3.tsv || fail "report tree --time=3.."
-"$PCTBIN" report --format=tsv --time=2..3 tree.pct >t2.tsv || fail "report tree --time=2..3"
+"$PCTBIN" report --format=tsv --time=3.3.. tree.pct >t3.tsv || fail "report tree --time=3.3.."
+"$PCTBIN" report --format=tsv --time=2.3..3 tree.pct >t2.tsv || fail "report tree --time=2.3..3"
 b3=$(share_of t3.tsv function phase_b) a2=$(share_of t2.tsv function phase_a)
-echo "tree: phase_b $b3% of 3..; phase_a $a2% of 2..3"
+echo "tree: phase_b $b3% of 3.3..; phase_a $a2% of 2.3..3"
 awk -v a="$a2" -v b="$b3" 'BEGIN { exit !(a >= 90 && b >= 90) }' || fail "tree slices: $(cat t2.tsv t3.tsv)"
 pass "phase_a $a% of ..1, phase_b $b% of 1..; slices add up; every command slices; v2, bad ranges, coarse samples ($nc), a tree"
