@@ -219,37 +219,43 @@ static char *hex_or_empty(char *buf, int have, uint64_t v)
 	return buf;
 }
 
-int pipeline_sum(const struct pset *s, const struct view *v, FILE *out, const struct sum_opts *o, struct error *e)
+/* The columns keys[0..nkeys) as col values in col, and the set of them in
+ * *need; -1 with *e set for a column view v has not.  *text is set when a
+ * key is dump's samples column, which only the text route groups by. */
+static int key_cols(const struct view *v, char *const *keys, size_t nkeys, enum col *col, unsigned *need, int *text,
+		    struct error *e)
 {
-	struct sum_keys k;
-	enum col col[16];
-	unsigned need = 0;
-	if (sum_keys_parse(o, &k, e) != 0)
-		return -1;
-	for (size_t i = 0; i < k.nkeys; i++) {
+	*need = 0;
+	*text = 0;
+	for (size_t i = 0; i < nkeys; i++) {
 		size_t c = 0;
-		while (c < NCOLS && strcmp(col_names[c], k.keys[i]) != 0)
+		while (c < NCOLS && strcmp(col_names[c], keys[i]) != 0)
 			c++;
-		if (c == COL_SAMPLES || s->nprofiles >> (64 - REF_SHIFT)) {
-			/* dump's merged counts as a key, or too many files for a
-			 * reference: the text route */
-			free(k.by);
-			return sum_through_text(s, v, out, o, e);
+		if (c == COL_SAMPLES) {
+			*text = 1;
+			continue;
 		}
-		if (c == NCOLS || (!v->sym && (1u << c & SYM_COLS)) || (!v->line && (1u << c & LINE_COLS))) {
-			error_set(e, 2, "pipeline: no '%s' column to group by", k.keys[i]);
-			free(k.by);
-			return -1;
-		}
+		if (c == NCOLS || (!v->sym && (1u << c & SYM_COLS)) || (!v->line && (1u << c & LINE_COLS)))
+			return error_set(e, 2, "pipeline: no '%s' column to group by", keys[i]);
 		col[i] = (enum col)c;
-		need |= 1u << c;
+		*need |= 1u << c;
 	}
-	struct stage_meta m;
-	char *meta_text = NULL;
-	if (meta_of(s, &m, &meta_text, e) != 0) {
-		free(k.by);
+	return 0;
+}
+
+int pipeline_agg(const struct pset *s, const struct view *v, char *const *keys, size_t nkeys, struct agg *a,
+		 struct error *e)
+{
+	enum col col[16];
+	unsigned need;
+	int text;
+	if (nkeys > 16)
+		return error_set(e, 2, "pipeline: more than 16 columns to group by");
+	if (key_cols(v, keys, nkeys, col, &need, &text, e) != 0)
 		return -1;
-	}
+	if (text || s->nprofiles >> (64 - REF_SHIFT))
+		return error_set(e, 2, "pipeline: cannot group by dump's samples column, or by more than 2^24 files");
+	a->nkeys = nkeys;
 
 	/* Keys of the module and function only: a row per function name,
 	 * found again by the symtab's pointer to it (names are interned and
@@ -257,7 +263,6 @@ int pipeline_sum(const struct pset *s, const struct view *v, FILE *out, const st
 	const unsigned by_name = 1u << COL_MODULE | 1u << COL_BUILD_ID | 1u << COL_FUNCTION;
 	int memo = v->sym && (need & ~by_name) == 0;
 	struct u64map rows = { 0 };
-	struct agg a = { .nkeys = k.nkeys };
 	uint64_t *refs;
 	size_t nb;
 	struct bucket *b = buckets_of(s, &refs, &nb);
@@ -284,13 +289,13 @@ int pipeline_sum(const struct pset *s, const struct view *v, FILE *out, const st
 				stage_sym_cols(st, smp->offset, &sc);
 			uint64_t *row = memo ? u64map_slot(&rows, (uintptr_t)sc.function) : NULL;
 			if (row && *row) {
-				agg_add_to(&a, *row - 1, smp->count);
+				agg_add_to(a, *row - 1, smp->count);
 				continue;
 			}
 			if (need & LINE_COLS)
 				line = stage_line_cols(st, sc.has_address, sc.address, smp->offset, &sl) == 0;
 			char num[16][24], *tmp[16] = { 0 }, *vals[16];
-			for (size_t i = 0; i < k.nkeys; i++) {
+			for (size_t i = 0; i < nkeys; i++) {
 				switch (col[i]) {
 				case COL_MODULE: vals[i] = module; break;
 				case COL_BUILD_ID: vals[i] = hex; break;
@@ -305,22 +310,51 @@ int pipeline_sum(const struct pset *s, const struct view *v, FILE *out, const st
 				case COL_FILE: vals[i] = line ? field(sl.file, &tmp[i]) : "[unknown]"; break;
 				case COL_LINE: snprintf(vals[i] = num[i], 24, "%d", line ? sl.line : 0); break;
 				case COL_INLINE: vals[i] = line ? field(sl.inlined, &tmp[i]) : ""; break;
-				default: vals[i] = ""; break;   /* COL_SAMPLES: the text route */
+				default: vals[i] = ""; break;
 				}
 			}
-			size_t added = agg_add(&a, vals, smp->count);
+			size_t added = agg_add(a, vals, smp->count);
 			if (row)
 				*row = added + 1;
-			for (size_t i = 0; i < k.nkeys; i++)
+			for (size_t i = 0; i < nkeys; i++)
 				free(tmp[i]);
 		}
 		free(module);
 		u64map_free(&rows);    /* the next module's names are others */
 	}
-	if (rc == 0)
-		sum_print(out, &a, k.keys, &m, o);
 	free(b);
 	free(refs);
+	return rc;
+}
+
+int pipeline_sum(const struct pset *s, const struct view *v, FILE *out, const struct sum_opts *o, struct error *e)
+{
+	struct sum_keys k;
+	enum col col[16];
+	unsigned need;
+	int text;
+	if (sum_keys_parse(o, &k, e) != 0)
+		return -1;
+	if (key_cols(v, k.keys, k.nkeys, col, &need, &text, e) != 0) {
+		free(k.by);
+		return -1;
+	}
+	if (text || s->nprofiles >> (64 - REF_SHIFT)) {
+		/* dump's merged counts as a key, or too many files for a
+		 * reference: the text route */
+		free(k.by);
+		return sum_through_text(s, v, out, o, e);
+	}
+	struct stage_meta m;
+	char *meta_text = NULL;
+	if (meta_of(s, &m, &meta_text, e) != 0) {
+		free(k.by);
+		return -1;
+	}
+	struct agg a = { .nkeys = k.nkeys };
+	int rc = pipeline_agg(s, v, k.keys, k.nkeys, &a, e);
+	if (rc == 0)
+		sum_print(out, &a, k.keys, &m, o);
 	stage_meta_free(&m);
 	free(meta_text);
 	agg_free(&a);

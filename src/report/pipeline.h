@@ -56,4 +56,18 @@ struct sum_opts;
  */
 int pipeline_sum(const struct pset *s, const struct view *v, FILE *out, const struct sum_opts *o, struct error *e);
 
+/*
+ * The grouping of pipeline_sum without its printing: the samples of s,
+ * each keyed by the columns keys[0..nkeys) (at most 16 names of the
+ * stages' TSV columns, e.g. "module", "function", "pid", "tid",
+ * "thread"; those of sym and line only if view v runs them), made as the
+ * stages would print them (escaped), added into *a (its nkeys set to
+ * nkeys; it may hold rows already).  Returns 0, or -1 with *e set:
+ * status 2 for a column v has not (or dump's "samples"), 1 for a
+ * module's bad build-id.
+ */
+struct agg;
+int pipeline_agg(const struct pset *s, const struct view *v, char *const *keys, size_t nkeys, struct agg *a,
+		 struct error *e);
+
 #endif
