@@ -248,7 +248,7 @@ void top_print(const struct top *t, const char *title, size_t rows, int width, F
 	put_line(out, line = take(&w, &buf, &len), width);
 	free(line);
 
-	fprintf(w, "%7s %-17s %7s %-17s %-32s %-14s %s", "NOW", "[95%]", "RUN", "[95%]", "FUNCTION", "MODULE",
+	fprintf(w, "%7s %-17s %7s %-17s %-32s %-16s %s", "NOW", "[95%]", "RUN", "[95%]", "FUNCTION", "MODULE",
 		"THREADS (share of the function's run)");
 	put_line(out, line = take(&w, &buf, &len), width);
 	free(line);
@@ -262,7 +262,7 @@ void top_print(const struct top *t, const char *title, size_t rows, int width, F
 		fputs(r->function, w);
 		fprintf(w, "%*s ", fc < 32 ? (int)(32 - fc) : 0, "");
 		fputs(r->module, w);
-		fprintf(w, "%*s ", mc < 14 ? (int)(14 - mc) : 0, "");
+		fprintf(w, "%*s ", mc < 16 ? (int)(16 - mc) : 0, "");
 		for (size_t k = 0; k < r->nthreads && k < 3; k++)
 			fprintf(w, "%s%s %.0f%%", k ? ", " : "", r->threads[k].label,
 				r->run ? 100.0 * (double)r->threads[k].samples / (double)r->run : 0.0);
