@@ -71,7 +71,14 @@ static char *shown_function(const char *name, int full)
  * files still written and the run's span. */
 static void set_facts(struct top *t, const struct pset *s, int64_t real_ns)
 {
-	t->processes = s->nprofiles;
+	/* processes: distinct pids (an exec'd process wrote a file per program) */
+	t->processes = 0;
+	for (size_t i = 0; i < s->nprofiles; i++) {
+		size_t j = 0;
+		while (j < i && s->profiles[j].hdr.pid != s->profiles[i].hdr.pid)
+			j++;
+		t->processes += j == i;
+	}
 	t->threads = 0;
 	t->running = 0;
 	int64_t start = INT64_MAX, end = 0;

@@ -55,7 +55,7 @@ struct top {
 					  of CPU (or wall) time, or events; 0 if unknown */
 	char dimension[32];            /* "seconds", or an event's unit (escaped) */
 	int event;                     /* enum pct_event of the set */
-	size_t processes, threads;     /* in the set */
+	size_t processes, threads;     /* in the set: distinct pids, used thread slots */
 	size_t running;                /* files still being written (live.h) */
 	size_t updates;                /* top_update calls so far */
 	/* kept between updates */

@@ -6,6 +6,7 @@
 # program.  Not on a terminal: plain snapshots without an escape byte,
 # and the command's exit status (3) passes through.  With a FILE that
 # pct record is writing: snapshots until the recording ends, then exit 0.
+# A process tree: the files of processes started later are followed.
 . "$(dirname "$0")/lib.sh"
 if ! command -v tmux >/dev/null; then
 	if [ "$(id -u)" -eq 0 ]; then
@@ -134,3 +135,16 @@ cat file.txt file.err
 awk '/^pct top - /{ s = "" } { s = s $0 "\n" } END { printf "%s", s }' file.txt | grep -q '1 process, 1 thread, 0 running' || fail "the last snapshot does not say the file is no longer written"
 grep -q ' hot_spin ' file.txt || fail "hot_spin is not in the snapshots of live.pct"
 pass "pct top FILE follows a recording and exits 0 when it ends"
+
+# 4. a process tree: sh starts two hot processes, each writes its own
+# profile when it takes its first sample; both are followed
+rc=0
+"$PCTBIN" top -d 0.5 -- sh -c './hot t4a.txt 2 0 & ./hot t4b.txt 2 0; wait' >tree.txt 2>tree.err || rc=$?
+cat tree.txt tree.err
+[ "$rc" = 0 ] || fail "pct top -- sh -c ... exited $rc"
+last=$(awk '/^pct top - /{ s = "" } { s = s $0 "\n" } END { printf "%s", s }' tree.txt)
+echo "$last" | head -n 1 | grep -q '^pct top - sh (pid [0-9]*) - 3 processes, [23] threads, 0 running' ||
+	fail "the last snapshot does not count sh and the two hot processes and their threads"
+row=$(echo "$last" | grep ' hot_spin ' | head -n 1)
+echo "$row" | grep -q 'hot/[0-9]* [0-9]*%, hot/[0-9]* [0-9]*%$' || fail "hot_spin's row does not show both processes' threads: $row"
+pass "a process tree's later files are followed"
