@@ -9,7 +9,7 @@
 #    PCT_TIME_AREA=0 (no log: the clock is still read).  ROUNDS (default 7)
 #    rounds, interleaved; the least time of each counts.  Printed: ns per
 #    sample above the floor, and after/before.
-# 2. File size: a program of T busy threads (1, 16) runs SECONDS (default
+# 2. File size: a program of T busy threads (1, 16) runs DURATION (default
 #    60) of wall-clock time under the preloaded runtime at 250 Hz (CPU
 #    timers) and 5 kHz (perf events); printed: the samples, the file's
 #    blocks on disk (stat %b x 512) and its size (ls -l), and the same
@@ -22,7 +22,7 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 B=${PCT_BUILD:-build}
 LIB=$root/$B/lib/libpct.so
-BASE=${BASE:-8d2ac47} ROUNDS=${ROUNDS:-7} SECONDS_RUN=${SECONDS:-60}
+BASE=${BASE:-8d2ac47} ROUNDS=${ROUNDS:-7} DURATION=${DURATION:-60}
 [ -f "$LIB" ] || { echo "build pct first (make)"; exit 1; }
 dir=$(mktemp -d /tmp/pct-time-bench.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
@@ -72,14 +72,14 @@ int main(int argc, char **argv)
 C
 cc -O2 -pthread -o busy busy.c
 echo
-echo "# file size: ${SECONDS_RUN} s of wall-clock time per run, $(nproc) CPUs"
+echo "# file size: ${DURATION} s of wall-clock time per run, $(nproc) CPUs"
 printf "%-8s %-7s %9s %12s %12s %12s %10s %14s\n" threads rate samples disk_bytes size_bytes log_disk_bytes bytes/smp "MB/min(1 CPU each)"
 # samples FILE: samples + dropped, from the header (pct_format.h offsets 192, 200)
 samples() { od -An -t u8 -j 192 -N 16 "$1" | awk '{ print $1 + $2 }'; }
 for t in 1 16; do
 	for hz in 250 5000; do
-		PCT="$dir/on.pct" PCT_HZ=$hz LD_PRELOAD="$LIB" ./busy $t "$SECONDS_RUN"
-		PCT="$dir/off.pct" PCT_HZ=$hz PCT_TIME_AREA=0 LD_PRELOAD="$LIB" ./busy $t "$SECONDS_RUN"
+		PCT="$dir/on.pct" PCT_HZ=$hz LD_PRELOAD="$LIB" ./busy $t "$DURATION"
+		PCT="$dir/off.pct" PCT_HZ=$hz PCT_TIME_AREA=0 LD_PRELOAD="$LIB" ./busy $t "$DURATION"
 		n=$(samples on.pct) d=$(($(stat -c %b on.pct) * 512)) s=$(stat -c %s on.pct)
 		z=$(($(stat -c %b off.pct) * 512)) nz=$(samples off.pct)
 		awk -v t=$t -v hz=$hz -v n="$n" -v d="$d" -v s="$s" -v z="$z" -v nz="$nz" 'BEGIN {

@@ -37,6 +37,12 @@ awk -v a="$a" -v b="$b" 'BEGIN { exit !(a >= 95 && b >= 95) }' || fail "slices: 
 [ $((na + nb)) -eq "$n" ] || fail "the slices hold $na + $nb samples, the whole $n"
 [ ! -s first.err ] && [ ! -s second.err ] || fail "a slice warned: $(cat first.err second.err)"
 
+# record leaves the compacted profile (the unused tick log gone), with
+# the runtime's modes: 0644, 0600 with call stacks
+size=$(stat -c %s p.pct)
+[ "$size" -lt 1048576 ] || fail "record's profile is $size bytes, not compacted"
+[ "$(stat -c %a p.pct)" = 644 ] || fail "record's profile has mode $(stat -c %a p.pct)"
+
 # the same option on every command that reads samples
 "$PCTBIN" annotate --time=1.. -n 1 p.pct >ann.txt || fail "annotate --time"
 head -1 ann.txt | grep -q '^# phase_b ' || fail "annotate --time=1.. does not start with phase_b: $(head -3 ann.txt)"
@@ -45,6 +51,7 @@ head -1 ann.txt | grep -q '^# phase_b ' || fail "annotate --time=1.. does not st
 grep -q '=>.*sink += i' src.txt && grep 'sink ^= i' src.txt | grep -Eq '^ +[0-9]+  ' ||
 	fail "source --time=..1 is not phase_a's: $(cat src.txt)"
 "$PCTBIN" record -g -o pg.pct ./phases 2>rec.err || fail "record -g: $(cat rec.err)"
+[ "$(stat -c %a pg.pct)" = 600 ] || fail "record -g's profile has mode $(stat -c %a pg.pct), not 600"
 "$PCTBIN" export --format=folded --time=..1 pg.pct >f1.txt || fail "export --time"
 awk '{ n += $NF; if ($0 ~ /phase_a/) a += $NF } END { exit !(n > 0 && a / n >= 0.95) }' f1.txt ||
 	fail "export --time=..1 is not mostly phase_a: $(cat f1.txt)"
