@@ -48,8 +48,9 @@ static const char usage[] =
 	"-- COMMAND, top runs COMMAND with sampling on, as pct record does,\n"
 	"follows its process tree, and exits with COMMAND's status when it ends\n"
 	"(after a last redraw, also printed when the screen is left), or 0 on q\n"
-	"(COMMAND is sent SIGTERM, SIGKILL 5 s later).  Its profiles are kept in\n"
-	"a temporary directory and removed at the end.\n"
+	"(COMMAND is sent SIGTERM, SIGKILL 5 s later); a hangup, SIGTERM or a\n"
+	"closed output ends COMMAND the same way.  Its profiles are kept in a\n"
+	"temporary directory and removed at the end.\n"
 	"\n"
 	"On a terminal the view is drawn with ncurses; q quits.  Otherwise one\n"
 	"plain snapshot is printed per interval, with no escape codes.\n"
@@ -78,6 +79,12 @@ struct watch {
 };
 
 static struct watch *g_watch;  /* for the atexit handler */
+static volatile sig_atomic_t g_stop;  /* SIGHUP or SIGTERM arrived (with a command) */
+
+static void on_stop(int sig)
+{
+	g_stop = sig;
+}
 
 static uint64_t clock_ns(clockid_t id)
 {
@@ -353,10 +360,24 @@ int cmd_top(int argc, char **argv)
 	}
 	if (rows == 0)
 		rows = tty ? SIZE_MAX : 20;
+	/* with a command, a reader that goes away (| head) must not leave it
+	 * running unwatched: top sees the write fail, ends it as on q, and
+	 * exits 1 */
+	if (command)
+		signal(SIGPIPE, SIG_IGN);
+	/* and a hangup or SIGTERM (the terminal closed) ends it too, its
+	 * profiles removed, then top dies of the same signal */
+	if (command) {
+		struct sigaction sa = { .sa_handler = on_stop };
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGHUP, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+	}
+
 	if (tty)
 		enter_screen(&w);
 
-	int quit = 0;
+	int quit = 0, lost = 0, lost_errno = 0;
 	uint64_t step = (uint64_t)llround(delay * 1e9), next = clock_ns(CLOCK_MONOTONIC);
 	for (;;) {
 		if (command)
@@ -366,11 +387,20 @@ int cmd_top(int argc, char **argv)
 		if (now >= next || ended) {
 			update(&w, &t);
 			draw(&w, &t, title, rows);
+			if (!w.curses && ferror(stdout)) {
+				quit = lost = 1;
+				lost_errno = errno;
+				break;
+			}
 			next += step;
 			if (next < now)
 				next = now + step;
 			if (ended || (!command && t.running == 0))
 				break;
+		}
+		if (g_stop) {
+			quit = 1;
+			break;
 		}
 		uint64_t left = next > now ? (next - now) / 1000000 : 0;
 		if (wait_key(&w, command ? (int)(left < 100 ? left : 100) : (int)left)) {
@@ -395,6 +425,14 @@ int cmd_top(int argc, char **argv)
 	symtab_free_all();
 	free(title);
 	free(w.file);
+	if (g_stop) {
+		signal(g_stop, SIG_DFL);
+		raise(g_stop);
+	}
+	if (lost) {
+		note("top: standard output is gone (%s); the command was ended", strerror(lost_errno));
+		return 1;
+	}
 	if (!command || quit)
 		return 0;
 	finish_stdout();

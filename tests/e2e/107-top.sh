@@ -148,3 +148,27 @@ echo "$last" | head -n 1 | grep -q '^pct top - sh (pid [0-9]*) - 3 processes, [2
 row=$(echo "$last" | grep ' hot_spin ' | head -n 1)
 echo "$row" | grep -q 'hot/[0-9]* [0-9]*%, hot/[0-9]* [0-9]*%$' || fail "hot_spin's row does not show both processes' threads: $row"
 pass "a process tree's later files are followed"
+
+# 5. the reader goes away (| head): the command is ended, its profiles
+# removed, and top exits 1 saying why; a hangup (the terminal closed)
+# does the same
+mkdir tmp
+TMPDIR=$SCRATCH/tmp "$PCTBIN" top -d 0.2 -- ./hot t5.txt 30 0 2>gone.err | head -n 1 >head.txt
+rc=${PIPESTATUS[0]}
+cat head.txt gone.err
+[ "$rc" = 1 ] || fail "pct top exited $rc when its reader went away, not 1"
+pid=$(sed -n 's/^pct top - .\/hot (pid \([0-9]*\)).*/\1/p' head.txt)
+[ -n "$pid" ] || fail "no title line before the pipe closed"
+sleep 0.5
+kill -0 "$pid" 2>/dev/null && fail "the command (pid $pid) still runs after pct top's reader went away"
+[ -z "$(ls -A tmp)" ] || fail "pct top left its profiles behind: $(ls -A tmp)"
+grep -q 'standard output is gone' gone.err || fail "pct top does not say why it ended"
+tmux -L "$sock" new-session -d -x 120 -y 20 "cd '$SCRATCH' && TMPDIR='$SCRATCH/tmp' '$PCTBIN' top -d 1 -- ./hot t6.txt 30 0"
+for _ in $(seq 30); do [ -e t6.txt ] && break; sleep 0.1; done
+pid=$(pgrep -n -f 'hot t6.txt') || fail "the command under tmux did not start"
+tmux -L "$sock" kill-server
+for _ in $(seq 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+kill -0 "$pid" 2>/dev/null && fail "the command (pid $pid) still runs after pct top's terminal closed"
+sleep 0.3
+[ -z "$(ls -A tmp)" ] || fail "pct top left its profiles behind after a hangup: $(ls -A tmp)"
+pass "a closed pipe or terminal ends the command and removes its profiles"
