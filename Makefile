@@ -25,8 +25,10 @@ SRC_INC := $(foreach l,$(LAYERS),-Isrc/$(l))
 PROTO   := /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
 GEN     := $(B)/gen
 TOOL_OBJ := $(TOOL_SRC:src/%.c=$(B)/obj/src/%.o) $(B)/obj/gen/profile.pb-c.o
-# the tools' code minus main(), for the unit tests
-CORE_OBJ := $(filter-out $(B)/obj/src/cmd/pct.o,$(TOOL_OBJ))
+# the tools' code minus main(), for the unit tests; and minus pct top's
+# screen, the one user of ncurses, which only the pct tool links
+CORE_OBJ := $(filter-out $(B)/obj/src/cmd/pct.o $(B)/obj/src/cmd/cmd_top.o,$(TOOL_OBJ))
+TOP_LIBS := -lncursesw
 TOOL_LIBS := -ldw -ldebuginfod -lelf -lcapstone -larchive -lz -lprotobuf-c -liberty -lm
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -73,7 +75,7 @@ $(B)/obj/src/%.o: src/%.c src/*/*.h include/*.h $(GEN)/profile.pb-c.h
 
 $(B)/bin/pct: $(TOOL_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(TOOL_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(TOOL_LIBS) $(TOP_LIBS)
 
 $(B)/tests/test_%: tests/unit/test_%.c tests/unit/unit.h $(CORE_OBJ) $(B)/lib/libpct.a
 	@mkdir -p $(@D)
@@ -124,9 +126,10 @@ fuzz: $(FB)/fuzz_profile
 			cp $(FB)/crashes/* tests/fuzz/regressions/ 2>/dev/null; tail -40 $(FB)/fuzz.log; \
 			echo "fuzz: FAILED, findings copied to tests/fuzz/regressions/"; exit 1; fi; \
 		echo "fuzz: 1 passed, 0 failed"
-$(FB)/fuzz_profile: tests/fuzz/fuzz_profile.c $(filter-out src/cmd/pct.c,$(TOOL_SRC)) src/*/*.h include/*.h $(GEN)/profile.pb-c.c
+FUZZ_SRC := $(filter-out src/cmd/pct.c src/cmd/cmd_top.c,$(TOOL_SRC))
+$(FB)/fuzz_profile: tests/fuzz/fuzz_profile.c $(FUZZ_SRC) src/*/*.h include/*.h $(GEN)/profile.pb-c.c
 	@mkdir -p $(@D)
-	clang $(FUZZ_CFLAGS) -I$(GEN) -o $@ tests/fuzz/fuzz_profile.c $(filter-out src/cmd/pct.c,$(TOOL_SRC)) $(GEN)/profile.pb-c.c $(TOOL_LIBS)
+	clang $(FUZZ_CFLAGS) -I$(GEN) -o $@ tests/fuzz/fuzz_profile.c $(FUZZ_SRC) $(GEN)/profile.pb-c.c $(TOOL_LIBS)
 
 bench: deps all progs
 	@for b in bench/*.sh; do echo "== $$b"; $$b || exit 1; done

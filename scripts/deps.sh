@@ -10,6 +10,8 @@ need="$need google-perftools valgrind protobuf-compiler chromium"
 # the Go toolchain for the Go host test (e2e 54); perf, the reference of
 # the xz comparison (e2e 87)
 need="$need golang-go linux-perf"
+# ncurses for pct top's screen, tmux to test it (e2e 107)
+need="$need libncurses-dev tmux"
 # Debian's debuginfod server, serving a test build by build-id (e2e 103)
 need="$need debuginfod"
 [ "${1:-}" = bench ] && need="$need libgoogle-perftools4 python3-dbg"

@@ -10,7 +10,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
-#include <glob.h>
 #include <linux/perf_event.h>
 #include <limits.h>
 #include <stddef.h>
@@ -32,6 +31,7 @@
 #include "pset.h"
 #include "symtab.h"
 #include "infile.h"
+#include "launch.h"
 #include "perfmap.h"
 #include "profile.h"
 #include "tree.h"
@@ -70,28 +70,6 @@ static const char usage[] =
 	"\n"
 	"See pct-record(1).\n";
 
-/* libpct.so beside this program: $PCT_LIB, else BINDIR/../lib/libpct.so. */
-static char *find_runtime(void)
-{
-	const char *env = getenv("PCT_LIB");
-	if (env && *env)
-		return xstrdup(env);
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (n <= 0)
-		die("record: cannot find my own executable to locate libpct.so; set $PCT_LIB");
-	self[n] = '\0';
-	char *slash = strrchr(self, '/');
-	*slash = '\0';
-	slash = strrchr(self, '/');
-	if (slash)
-		*slash = '\0';
-	char *lib = xasprintf("%s/lib/libpct.so", self);
-	if (access(lib, R_OK) != 0)
-		die("record: cannot find the runtime at '%s'; set $PCT_LIB", lib);
-	return lib;
-}
-
 /* An absolute form of path, so that a child that changes directory still
  * writes where record reads. */
 static char *absolute(const char *path)
@@ -102,27 +80,6 @@ static char *absolute(const char *path)
 	if (getcwd(cwd, sizeof cwd) == NULL)
 		die("record: cannot get the working directory: %s", strerror(errno));
 	return xasprintf("%s/%s", cwd, path);
-}
-
-/* Exit as the child did: same status, or the same signal (without a core
- * dump of our own). */
-static int pass_status(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status)) {
-		int sig = WTERMSIG(status);
-		struct rlimit nocore = { 0, 0 };
-		setrlimit(RLIMIT_CORE, &nocore);
-		signal(sig, SIG_DFL);
-		sigset_t set;
-		sigemptyset(&set);
-		sigaddset(&set, sig);
-		sigprocmask(SIG_UNBLOCK, &set, NULL);
-		raise(sig);
-		return 128 + sig;
-	}
-	return 1;
 }
 
 /*
@@ -357,17 +314,6 @@ static void put_word(const char *s, FILE *out)
 	fputc('\'', out);
 }
 
-/* Is s "PID.pct" or "PID.K.pct", the runtime's suffixes (lib/output.c)? */
-static int runtime_suffix(const char *s)
-{
-	size_t d = strspn(s, "0123456789");
-	if (d == 0)
-		return 0;
-	if (s[d] == '.' && strspn(s + d + 1, "0123456789") > 0)
-		s += d + 1, d = strspn(s, "0123456789");
-	return strcmp(s + d, ".pct") == 0;
-}
-
 /* One profile of the run: where it was, its pct file compacted, and
  * the profile read from that. */
 struct run_file {
@@ -398,23 +344,17 @@ static int cmp_run_file(const void *pa, const void *pb)
 static struct run_file *collect(const char *file, int with_main, const struct run *run, size_t *n,
 				size_t *ignored)
 {
-	size_t len = strlen(file), cap = 0;
+	size_t cap = 0;
 	struct run_file *v = NULL;
 	char why[512];
 	*n = 0;
 	*ignored = 0;
-	if (len > 4 && strcmp(file + len - 4, ".pct") == 0)
-		len -= 4;
-	char *pattern = xasprintf("%.*s.*.pct", (int)len, file);
-	glob_t g;
-	int have = glob(pattern, GLOB_NOESCAPE | GLOB_NOSORT, NULL, &g) == 0;
-	free(pattern);
-	for (size_t i = 0; i <= (have ? g.gl_pathc : 0); i++) {
-		const char *path = i == 0 ? file : g.gl_pathv[i - 1];
+	char **paths;
+	size_t npaths = launch_tree_paths(file, &paths);
+	for (size_t i = 0; i <= npaths; i++) {
+		const char *path = i == 0 ? file : paths[i - 1];
 		struct run_file f = { 0 };
 		if (i == 0 && !with_main)
-			continue;
-		if (i > 0 && !runtime_suffix(path + len + 1))
 			continue;
 		if (read_own(path, run, &f.p, &f.raw, &f.rawlen, why, sizeof why) != 0) {
 			if (i == 0 && errno != ENOENT && access(file, F_OK) == 0)
@@ -427,8 +367,7 @@ static struct run_file *collect(const char *file, int with_main, const struct ru
 		grow(&v, &cap, *n + 1, sizeof *v);
 		v[(*n)++] = f;
 	}
-	if (have)
-		globfree(&g);
+	launch_paths_free(paths, npaths);
 	return v;
 }
 
@@ -659,49 +598,24 @@ int cmd_record(int argc, char **argv)
 	if (optind >= argc)
 		return usage_exit(usage, 0);
 	char **cmd = argv + optind;
-	char *lib = find_runtime();
+	char *lib = launch_runtime("record");
 	char *file = absolute(out ? out : xasprintf("%s.pct", path_base(cmd[0])));
 	char *shown = out ? xstrdup(out) : xstrdup(path_base(file));
 
 	struct timespec t0;
 	clock_gettime(CLOCK_REALTIME, &t0);
 	struct run run = { .file = file, .started = (int64_t)t0.tv_sec * 1000000000 + t0.tv_nsec };
-	if (getrandom(&run.session, sizeof run.session, 0) != (ssize_t)sizeof run.session || run.session == 0)
-		die("record: cannot draw a session token: %s", strerror(errno));
-	char session[17];
-	snprintf(session, sizeof session, "%016llx", (unsigned long long)run.session);
+	run.session = launch_session("record");
 	check_output_dir(file, shown);
 	move_old(file, shown);
-	const char *pre = getenv("LD_PRELOAD");
-	char *preload = pre && *pre ? xasprintf("%s:%s", lib, pre) : xstrdup(lib);
 
 	/* Like system(3): the terminal's ^C and ^\ go to the child; we wait
 	 * for it and then report. */
-	struct sigaction ign = { .sa_handler = SIG_IGN }, oldint, oldquit;
-	sigemptyset(&ign.sa_mask);
-	sigaction(SIGINT, &ign, &oldint);
-	sigaction(SIGQUIT, &ign, &oldquit);
-
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0)
+	struct launch l = { .file = file, .runtime = lib, .session = run.session, .hz = hz, .event = event,
+			    .period = period, .stack_bytes = stack };
+	if (launch_start(&l, cmd) != 0)
 		die("record: fork: %s", strerror(errno));
-	if (pid == 0) {
-		sigaction(SIGINT, &oldint, NULL);
-		sigaction(SIGQUIT, &oldquit, NULL);
-		char root[24];
-		snprintf(root, sizeof root, "%d", (int)getpid());
-		if (setenv("PCT", file, 1) != 0 || setenv("LD_PRELOAD", preload, 1) != 0 ||
-		    setenv("PCT_ROOT_PID", root, 1) != 0 || setenv("PCT_SESSION", session, 1) != 0 ||
-		    (hz && setenv("PCT_HZ", hz, 1) != 0) || (event && setenv("PCT_EVENT", event, 1) != 0) ||
-		    (period && setenv("PCT_PERIOD", period, 1) != 0) ||
-		    (stack && setenv("PCT_STACK_BYTES", stack, 1) != 0))
-			_exit(127);
-		execvp(cmd[0], cmd);
-		int err = errno;
-		note("cannot run '%s': %s", cmd[0], strerror(err));
-		_exit(errno == ENOENT ? 127 : 126);
-	}
+	pid_t pid = l.pid;
 	run.child = pid;
 	int status;
 	struct rusage ru;
@@ -718,8 +632,7 @@ int cmd_record(int argc, char **argv)
 	run.user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u + (uint64_t)ru.ru_utime.tv_usec * 1000u;
 	if (event == NULL || strcmp(event, "cpu") == 0 || strcmp(event, "user") == 0)
 		run.period_ns = 1000000000u / (hz ? strtoul(hz, NULL, 10) : 250);
-	sigaction(SIGINT, &oldint, NULL);
-	sigaction(SIGQUIT, &oldquit, NULL);
+	launch_end(&l);
 
 	struct stat st;
 	int ran = !(WIFEXITED(status) && (WEXITSTATUS(status) == 127 || WEXITSTATUS(status) == 126) &&
@@ -728,11 +641,10 @@ int cmd_record(int argc, char **argv)
 	print_coverage(&run, event);
 	if (!failed && lstat(file, &st) == 0)
 		keep_modules(file);
-	free(preload);
 	free(shown);
 	free(file);
 	free(lib);
 	if (failed && WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 1;
-	return pass_status(status);
+	return launch_exit_status(status);
 }

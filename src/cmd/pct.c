@@ -20,6 +20,7 @@ static const struct command {
 } commands[] = {
 	{ "record", cmd_record, "run a command with sampling on and write its profile" },
 	{ "report", cmd_report, "print the flat profile of profile files" },
+	{ "top", cmd_top, "live view of the hottest functions of running programs" },
 	{ "merge", cmd_merge, "sum runs into one profile (as gprof -s)" },
 	{ "archive", cmd_archive, "pack profiles with the module files they need, by build-id" },
 	{ "cache", cmd_cache, "list or prune the build-id cache of module files" },

@@ -34,6 +34,13 @@ void stats_wilson(uint64_t k, uint64_t n, double z, double *lo, double *hi)
 	*hi = k == n ? 1 : fmin(1, center + half);
 }
 
+void stats_poisson_score(uint64_t n, double z, double *lo, double *hi)
+{
+	double nn = (double)n, z2 = z * z, half = z * sqrt(nn + z2 / 4);
+	*lo = n == 0 ? 0 : fmax(0, nn + z2 / 2 - half);
+	*hi = nn + z2 / 2 + half;
+}
+
 void stats_newcombe(uint64_t k1, uint64_t n1, uint64_t k2, uint64_t n2, double z, double *lo, double *hi)
 {
 	double l1, u1, l2, u2;

@@ -33,6 +33,13 @@ double stats_stderr_percent(uint64_t n, uint64_t total);
  * fractions in [0, 1]; [0, 1] when n is 0. */
 void stats_wilson(uint64_t k, uint64_t n, double z, double *lo, double *hi);
 
+/* The score interval for the mean of a Poisson count n at normal
+ * quantile z, in samples: the means m with (n - m)^2 <= z^2 m, that is
+ * n + z^2/2 -+ z sqrt(n + z^2/4).  Unlike n -+ z sqrt(n) it never goes
+ * below 0 and keeps its coverage for small counts: [0, 3.84] for 0 at
+ * 95%.  A rate over a span is the interval over the span. */
+void stats_poisson_score(uint64_t n, double z, double *lo, double *hi);
+
 /* Newcombe's hybrid score interval (his method 10, Statistics in
  * Medicine 17, 1998) for the difference of shares k1/n1 - k2/n2. */
 void stats_newcombe(uint64_t k1, uint64_t n1, uint64_t k2, uint64_t n2, double z, double *lo, double *hi);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "live.h"
 #include "pset.h"
 #include "stages.h"
 #include "tsv.h"
@@ -68,6 +69,12 @@ void stage_dump_meta(const struct pset *s, FILE *out)
 		incomplete += s->profiles[i].hdr.state != PCT_STATE_COMPLETE;
 	fprintf(out, " mechanism=%s incomplete=%zu\n", s->profiles[0].hdr.mechanism == PCT_MECH_PERF ? "perf" : "timer",
 		incomplete);
+	/* the files still being written (live.h), only if there are any */
+	size_t live = 0;
+	for (size_t i = 0; i < s->nprofiles; i++)
+		live += incomplete && profile_live(&s->profiles[i]);
+	if (live)
+		fprintf(out, "#pct live=%zu\n", live);
 	/* every process, in the set's order (a tree file's: the tree's), for
 	 * sum's process view: pid, and the command as its column holds it */
 	for (size_t i = 0; i < s->nprofiles; i++) {
@@ -122,6 +129,10 @@ void stage_meta_parse(char *const *comments, size_t ncomments, struct stage_meta
 				m->expected = e >= 0 ? m->expected + e : -1;
 			m->cpu_before_ns = m->cpu_before_ns + before < before ? UINT64_MAX : m->cpu_before_ns + before;
 			cpu_lines++;
+		} else if (strncmp(c, "#pct live=", 10) == 0) {
+			unsigned long long live;
+			if (sscanf(c, "#pct live=%llu", &live) == 1)
+				m->live = m->live + live < live ? UINT64_MAX : m->live + live;
 		} else if (strncmp(c, "#pct process pid=", 17) == 0) {
 			const char *cmd = strstr(c + 17, " command=");
 			if (cmd == NULL || cmd - (c + 17) > 10)

@@ -101,6 +101,9 @@ static void print_summary(FILE *out, const struct stage_meta *m, uint64_t total)
 				fprintf(out, ", effective rate %.1f Hz (period %.3f ms)", rate, 1e3 / rate);
 		}
 	}
+	if (m->live)
+		fprintf(out, ", so far: still running (%llu file%s being written)", (unsigned long long)m->live,
+			m->live == 1 ? "" : "s");
 	fprintf(out, "\n");
 	print_unsampled(out, m, total);
 	if (m->dropped)

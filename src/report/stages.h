@@ -18,12 +18,14 @@
  *   #pct files=N dropped=D cpu_ns=C dimension=NAME event=EVENT
  *   #pct cpu_before_ns=B expected=E mechanism=timer|perf incomplete=K
  *   #pct file=NAME pid=P cmdline=ARGS       (when N is 1)
+ *   #pct live=L                             (when L is not 0)
  *
  * B is the CPU time (ns) the processes spent before sampling started in
  * them; E the samples their CPU time should have given at the requested
  * period (profile_expected_samples), or "-" when the event is not CPU time;
  * K the number of files whose process never finished sampling (state
- * running: it exec'd, called _exit, was killed, or is still running).
+ * running: it exec'd, called _exit, was killed, or is still running);
+ * L the number of those still being written (live.h).
  */
 #ifndef PCT_STAGES_H
 #define PCT_STAGES_H
@@ -65,6 +67,7 @@ struct stage_meta {
 	double expected;               /* samples expected at the requested period; -1: unknown */
 	char mechanism[16];            /* "timer", "perf" or "" */
 	uint64_t incomplete;           /* files whose process never finished sampling */
+	uint64_t live;                 /* files still being written (live.h) */
 	char dimension[32];
 	char event[32];
 	char *file;                    /* malloc'd, or NULL */

@@ -23,6 +23,21 @@ static void test_stderr(void)
 	CHECK(stats_stderr_percent(3, 0) == 0.0);
 }
 
+/* The Poisson score interval: the means whose 95% test accepts n. */
+static void test_poisson_score(void)
+{
+	double lo, hi;
+	stats_poisson_score(0, STATS_Z95, &lo, &hi);
+	CHECK(lo == 0 && fabs(hi - STATS_Z95 * STATS_Z95) < 1e-12);       /* 0 .. 3.84 */
+	stats_poisson_score(100, STATS_Z95, &lo, &hi);                      /* 82.23 .. 121.61 */
+	CHECK(fabs(lo - 82.2272) < 1e-3 && fabs(hi - 121.6143) < 1e-3);
+	/* the ends are the means whose score statistic is exactly z */
+	CHECK(fabs((100 - lo) / sqrt(lo) - STATS_Z95) < 1e-9);
+	CHECK(fabs((hi - 100) / sqrt(hi) - STATS_Z95) < 1e-9);
+	stats_poisson_score(1, STATS_Z95, &lo, &hi);
+	CHECK(lo > 0 && lo < 1 && hi > 1);
+}
+
 static void test_u64map(void)
 {
 	struct u64map m = { 0 };
@@ -165,6 +180,7 @@ int main(void)
 	test_binomial();
 	test_intervals();
 	test_stderr();
+	test_poisson_score();
 	test_u64map();
 	test_aggregate();
 	return unit_done("test_stats");
