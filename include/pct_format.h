@@ -19,9 +19,9 @@
  *   strings_offset    char[strings_size]         string pool (paths, argv)
  *   threads_offset    struct pct_thread[threads_max]  open-addressing table by tid
  *   table_offset      struct pct_entry[table_slots]   open-addressing table
- *   stacks_offset     struct pct_stack records   (stacks_size bytes; -g only)
  *   ticks_offset      struct pct_tick[ticks_max]       the time log (version 3)
  *   buckets_offset    struct pct_bucket[buckets_slots] coarse time after the log fills
+ *   stacks_offset     struct pct_stack records   (stacks_size bytes; -g only)
  *   file_size
  *
  * pct_layout() below places the regions.
@@ -422,12 +422,13 @@ struct pct_entry {
  *   strings_offset  right after modules_max module records
  *   threads_offset  after the strings_size bytes of the pool, rounded up to 8
  *   table_offset    after threads_max thread slots, rounded up to PCT_PAGE
- *   stacks_offset   after table_slots entries, rounded up to PCT_PAGE; 0 (no
- *                   region) if stacks_size is 0
- *   ticks_offset    after the previous region, rounded up to PCT_PAGE; 0 if
+ *   ticks_offset    after table_slots entries, rounded up to PCT_PAGE; 0 if
  *                   ticks_max is 0
- *   buckets_offset  after ticks_max ticks, rounded up to PCT_PAGE; 0 if
+ *   buckets_offset  after the previous region, rounded up to PCT_PAGE; 0 if
  *                   buckets_slots is 0
+ *   stacks_offset   after the previous region, rounded up to PCT_PAGE; 0 (no
+ *                   region) if stacks_size is 0.  Last, so that the runtime
+ *                   can give back its unused end (ftruncate)
  *   file_size       the end of the last region
  *
  * Inputs are counts of records or slots (modules_max, threads_max,
@@ -465,14 +466,14 @@ static inline int pct_layout(struct pct_layout *l, uint64_t modules_max, uint64_
 	    __builtin_add_overflow(r.threads_offset, n, &n) || pct_align_up(n, PCT_PAGE, &r.table_offset) ||
 	    __builtin_mul_overflow(table_slots, sizeof(struct pct_entry), &n) ||
 	    __builtin_add_overflow(r.table_offset, n, &r.file_size) ||
-	    (stacks_size && (pct_align_up(r.file_size, PCT_PAGE, &r.stacks_offset) ||
-			     __builtin_add_overflow(r.stacks_offset, stacks_size, &r.file_size))) ||
 	    (ticks_max && (pct_align_up(r.file_size, PCT_PAGE, &r.ticks_offset) ||
 			   __builtin_mul_overflow(ticks_max, sizeof(struct pct_tick), &n) ||
 			   __builtin_add_overflow(r.ticks_offset, n, &r.file_size))) ||
 	    (buckets_slots && (pct_align_up(r.file_size, PCT_PAGE, &r.buckets_offset) ||
 			       __builtin_mul_overflow(buckets_slots, sizeof(struct pct_bucket), &n) ||
-			       __builtin_add_overflow(r.buckets_offset, n, &r.file_size)))) {
+			       __builtin_add_overflow(r.buckets_offset, n, &r.file_size))) ||
+	    (stacks_size && (pct_align_up(r.file_size, PCT_PAGE, &r.stacks_offset) ||
+			     __builtin_add_overflow(r.stacks_offset, stacks_size, &r.file_size)))) {
 		*l = (struct pct_layout){ 0 };
 		return -1;
 	}

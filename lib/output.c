@@ -81,11 +81,14 @@ static void header_init(struct pct_header *h, unsigned slots_log2)
 	const struct pct_event_def *cpu = pct_event_by_id(PCT_EVENT_CPU);
 	struct pct_layout lay;
 	uint64_t stacks_size = rt_g.stack_bytes ? (uint64_t)rt_g.stack_area_mb << 20 : 0;
+	uint64_t ticks_max = ((uint64_t)rt_g.time_area_kb << 10) / sizeof(struct pct_tick);
+	uint32_t buckets = ticks_max ? UINT32_C(1) << RT_BUCKETS_LOG2 : 0;
 
-	/* the runtime's sizes are constants of runtime.h and $PCT_SLOTS and
-	 * $PCT_STACK_AREA are bounded (pct_on.c): no overflow */
+	/* the runtime's sizes are constants of runtime.h and $PCT_SLOTS,
+	 * $PCT_STACK_AREA and $PCT_TIME_AREA are bounded (pct_on.c): no
+	 * overflow */
 	pct_layout(&lay, RT_MODULES_MAX, RT_STRINGS_SIZE, UINT64_C(1) << RT_THREADS_LOG2, UINT64_C(1) << slots_log2,
-		   stacks_size, 0, 0);
+		   stacks_size, ticks_max, buckets);
 	memcpy(h->magic, PCT_MAGIC, PCT_MAGIC_LEN);
 	h->version = PCT_VERSION;
 	h->byte_order = PCT_BYTE_ORDER;
@@ -112,6 +115,13 @@ static void header_init(struct pct_header *h, unsigned slots_log2)
 	h->entry_size = sizeof(struct pct_entry);
 	h->exe_module = UINT32_MAX;
 	h->file_size = lay.file_size;
+	if (ticks_max) {
+		h->ticks_offset = lay.ticks_offset;
+		h->ticks_max = ticks_max;
+		h->buckets_offset = lay.buckets_offset;
+		h->buckets_slots = buckets;
+		h->bucket_ms = RT_BUCKET_MS;
+	}
 	if (stacks_size) {
 		h->stacks_offset = lay.stacks_offset;
 		h->stacks_size = stacks_size;
@@ -134,6 +144,10 @@ static void ledger_init(const struct pct_header *h)
 	l->threads_offset = h->threads_offset;
 	l->table_offset = h->table_offset;
 	l->stacks_offset = h->stacks_offset;
+	l->ticks_offset = h->ticks_offset;
+	l->ticks_max = h->ticks_max;
+	l->buckets_offset = h->buckets_offset;
+	l->buckets_slots = h->buckets_slots;
 	l->modules_max = h->modules_max;
 	l->exe_module = h->exe_module;
 	l->strings_size = h->strings_size;
@@ -203,17 +217,16 @@ static uint64_t room_for_file(void)
 	return room;
 }
 
-/* async-signal-safe: the file's size with the ledger's modules, pool and
- * threads, 2^slots_log2 table slots and a stack region of stacks bytes (0:
- * none), and where that region starts (pct_layout); UINT64_MAX if it would
- * pass 2^64 bytes. */
-static uint64_t layout_size(unsigned slots_log2, uint64_t stacks, uint64_t *stacks_off)
+/* async-signal-safe: the file's size with the ledger's modules, pool,
+ * threads and buckets, 2^slots_log2 table slots, a tick log of ticks
+ * records and a stack region of stacks bytes (0: none), and where the
+ * regions start (pct_layout); UINT64_MAX if it would pass 2^64 bytes. */
+static uint64_t layout_size(unsigned slots_log2, uint64_t ticks, uint64_t stacks, struct pct_layout *lay)
 {
 	const struct rt_ledger *l = &rt_g.led;
-	struct pct_layout lay;
-	int bad = pct_layout(&lay, l->modules_max, l->strings_size, l->threads_max, UINT64_C(1) << slots_log2, stacks, 0, 0);
-	*stacks_off = lay.stacks_offset;
-	return bad ? UINT64_MAX : lay.file_size;
+	int bad = pct_layout(lay, l->modules_max, l->strings_size, l->threads_max, UINT64_C(1) << slots_log2, stacks,
+			     ticks, ticks ? l->buckets_slots : 0);
+	return bad ? UINT64_MAX : lay->file_size;
 }
 
 /*
@@ -250,13 +263,16 @@ int rt_output_prepare(const char *name, unsigned slots_log2, int derived)
 	rt_store(&out.failed, 0);
 	rt_g.table = NULL;
 	rt_g.stacks = NULL;
+	rt_g.ticks = NULL;
+	rt_g.buckets = NULL;
 	point_into(out.staging);
 	rt_g.slots_mask = h.table_slots - 1;
 	rt_g.slots_limit = h.table_slots - h.table_slots / 8;
 	rt_g.slots_shift = 64 - slots_log2;
 	store_cmdline();
-	uint64_t smallest_off;
-	if (layout_size(RT_MIN_SLOTS_LOG2, h.stacks_size ? RT_MIN_STACK_AREA : 0, &smallest_off) >
+	struct pct_layout smallest;
+	if (layout_size(RT_MIN_SLOTS_LOG2, h.ticks_max ? RT_MIN_TIME_AREA / sizeof(struct pct_tick) : 0,
+			h.stacks_size ? RT_MIN_STACK_AREA : 0, &smallest) >
 	    room_for_file()) {
 		rt_warn("the file size or address space limit leaves no room for the profile", name, 0);
 		munmap(out.staging, out.staging_size);
@@ -269,10 +285,11 @@ int rt_output_prepare(const char *name, unsigned slots_log2, int derived)
 
 /*
  * async-signal-safe: make the prepared file fit the program's limits
- * (room_for_file) before it exists: a smaller stack region first, then
- * fewer table slots, down to RT_MIN_STACK_AREA and RT_MIN_SLOTS_LOG2.
- * The table is not in use yet, so its size may still change.  0 (with
- * one note if it shrank), or -1 if even the smallest file does not fit.
+ * (room_for_file) before it exists: a smaller tick log first, then a
+ * smaller stack region, then fewer table slots, down to RT_MIN_TIME_AREA,
+ * RT_MIN_STACK_AREA and RT_MIN_SLOTS_LOG2.  The table is not in use yet,
+ * so its size may still change.  0 (with one note if it shrank), or -1 if
+ * even the smallest file does not fit.
  */
 static int fit_limits(void)
 {
@@ -282,11 +299,19 @@ static int fit_limits(void)
 	if (l->file_size <= room)
 		return 0;
 	unsigned log2 = 64 - rt_g.slots_shift;
-	uint64_t stacks = l->stacks_size, stacks_off, size;
-	while ((size = layout_size(log2, stacks, &stacks_off)) > room) {
-		if (stacks > RT_MIN_STACK_AREA) {
-			stacks = stacks_off < room && room - stacks_off > RT_MIN_STACK_AREA ?
-					 (room - stacks_off) & ~(uint64_t)(PCT_PAGE - 1) : RT_MIN_STACK_AREA;
+	const uint64_t min_ticks = RT_MIN_TIME_AREA / sizeof(struct pct_tick);
+	uint64_t stacks = l->stacks_size, ticks = l->ticks_max, size;
+	struct pct_layout lay;
+	while ((size = layout_size(log2, ticks, stacks, &lay)) > room) {
+		if (ticks > min_ticks) {
+			uint64_t over = size - room, bytes = ticks * sizeof(struct pct_tick);
+			ticks = bytes > over + RT_MIN_TIME_AREA ? (bytes - over) / sizeof(struct pct_tick) : min_ticks;
+			ticks &= ~(uint64_t)(PCT_PAGE / sizeof(struct pct_tick) - 1);
+			if (ticks < min_ticks)
+				ticks = min_ticks;
+		} else if (stacks > RT_MIN_STACK_AREA) {
+			stacks = lay.stacks_offset < room && room - lay.stacks_offset > RT_MIN_STACK_AREA ?
+					 (room - lay.stacks_offset) & ~(uint64_t)(PCT_PAGE - 1) : RT_MIN_STACK_AREA;
 			if (stacks > l->stacks_size)
 				stacks = l->stacks_size;
 		} else if (log2 > RT_MIN_SLOTS_LOG2) {
@@ -298,20 +323,26 @@ static int fit_limits(void)
 	if (stacks && room - size >= PCT_PAGE) {  /* give the stacks what fewer slots freed */
 		uint64_t more = (room - size) & ~(uint64_t)(PCT_PAGE - 1);
 		stacks = stacks + more < l->stacks_size ? stacks + more : l->stacks_size;
-		size = layout_size(log2, stacks, &stacks_off);
+		size = layout_size(log2, ticks, stacks, &lay);
 	}
 	h->table_slots = UINT64_C(1) << log2;
-	h->stacks_offset = stacks_off;
+	h->ticks_offset = lay.ticks_offset;
+	h->ticks_max = ticks;
+	h->buckets_offset = lay.buckets_offset;
+	h->stacks_offset = lay.stacks_offset;
 	h->stacks_size = stacks;
 	h->file_size = size;
-	l->stacks_offset = stacks_off;
+	l->ticks_offset = lay.ticks_offset;
+	l->ticks_max = ticks;
+	l->buckets_offset = lay.buckets_offset;
+	l->stacks_offset = lay.stacks_offset;
 	l->stacks_size = stacks;
 	l->file_size = size;
 	rt_g.slots_mask = h->table_slots - 1;
 	rt_g.slots_limit = h->table_slots - h->table_slots / 8;
 	rt_g.slots_shift = 64 - log2;
 	rt_say("the profile is made smaller to fit the file size or address space limit", out.final, 0,
-	       "fewer distinct samples or call stacks fit in it");
+	       "fewer distinct samples, sample times or call stacks fit in it");
 	return 0;
 }
 
@@ -632,6 +663,8 @@ int rt_output_create(void)
 	point_into(map);
 	rt_g.table = (struct pct_entry *)((char *)map + l->table_offset);
 	rt_g.stacks = l->stacks_offset ? (char *)map + l->stacks_offset : NULL;
+	rt_g.ticks = l->ticks_offset ? (struct pct_tick *)((char *)map + l->ticks_offset) : NULL;
+	rt_g.buckets = l->buckets_offset ? (struct pct_bucket *)((char *)map + l->buckets_offset) : NULL;
 	rt_store_release(&rt_g.table_ready, 1);
 	rt_unlock(&rt_g.module_lock);
 	rt_unlock(&out.lock);
@@ -671,6 +704,8 @@ void rt_output_abandon(void)
 	rt_g.hdr = NULL;
 	rt_g.table = NULL;
 	rt_g.stacks = NULL;
+	rt_g.ticks = NULL;
+	rt_g.buckets = NULL;
 	rt_store(&rt_g.table_ready, 0);
 	if (out.fd >= 0)
 		close(out.fd);  /* the parent's file: the parent trims it */
@@ -717,6 +752,12 @@ void rt_output_finish(void)
 	if (!rt_load_acquire(&rt_g.table_ready) || rt_g.led.pid != rt_getpid())
 		return;
 	h->end_time_ns = realtime_ns();
+	h->clock_end_ns = rt_monotonic_ns();
+	if (rt_g.led.ticks_offset) {
+		uint64_t used = rt_load(&rt_g.led.ticks_used);
+		rt_store_relaxed(rt_shared(&h->ticks_used), used < rt_g.led.ticks_max ? used : rt_g.led.ticks_max);
+		rt_store_relaxed(rt_shared(&h->untimed), rt_load(&rt_g.led.untimed));
+	}
 	if (rt_g.led.stacks_offset) {
 		uint64_t used = rt_load(&rt_g.led.stacks_used);
 		h->stacks_used = used < rt_g.led.stacks_size ? used : rt_g.led.stacks_size;

@@ -351,6 +351,7 @@ static void config_read(void)
 	c->stack_bytes = env_uint("PCT_STACK_BYTES", getenv("PCT_STACK_BYTES"), 0, 0, RT_STACK_BYTES_MAX);
 	c->stack_area = env_uint("PCT_STACK_AREA", getenv("PCT_STACK_AREA"), RT_STACK_AREA_MB, 1,
 				 RT_STACK_AREA_MB_MAX);
+	c->time_area = env_uint("PCT_TIME_AREA", getenv("PCT_TIME_AREA"), RT_TIME_AREA_KB, 0, RT_TIME_AREA_KB_MAX);
 	/* `pct record` names its command's pid in $PCT_ROOT_PID: only that
 	 * process writes the file named, and the processes under it write
 	 * NAME.PID.pct beside it */
@@ -429,6 +430,7 @@ PUBLIC int pct_on(void)
 	rt_g.slots_log2 = slots_log2(rt_config_value(&rt_g.cfg.slots));
 	rt_g.stack_bytes = rt_config_value(&rt_g.cfg.stack_bytes);
 	rt_g.stack_area_mb = rt_config_value(&rt_g.cfg.stack_area);
+	rt_g.time_area_kb = rt_config_value(&rt_g.cfg.time_area);
 	if (rt_output_prepare(name, rt_g.slots_log2, rt_g.cfg.derived) != 0)
 		goto fail;
 	rt_modules_defer_scan();

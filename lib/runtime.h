@@ -57,6 +57,11 @@
 #define RT_MAX_RESCANS 256             /* /proc/self/maps reads per process */
 #define RT_AS_HEADROOM (UINT64_C(64) << 20) /* RLIMIT_AS left to the program, at least */
 #define RT_MIN_STACK_AREA (UINT64_C(64) << 10) /* the stack region shrinks to fit no further */
+#define RT_TIME_AREA_KB 32768          /* $PCT_TIME_AREA default, KiB of tick log: 2^21 ticks */
+#define RT_TIME_AREA_KB_MAX (4u << 20) /* 4 GiB, 2^28 ticks, below the format's 2^32 */
+#define RT_MIN_TIME_AREA (UINT64_C(64) << 10) /* the tick log shrinks to fit no further */
+#define RT_BUCKETS_LOG2 16             /* bucket table slots: thread-seconds after the log fills */
+#define RT_BUCKET_MS 1000              /* length of a bucket, ms */
 
 /*
  * Atomics: the one spelling of lib/.  Each helper has one memory order,
@@ -168,6 +173,8 @@ struct rt_config {
 	struct rt_setting slots;       /* $PCT_SLOTS: count table slots */
 	struct rt_setting stack_bytes; /* $PCT_STACK_BYTES, or 0 */
 	struct rt_setting stack_area;  /* $PCT_STACK_AREA: MiB, or RT_STACK_AREA_MB */
+	struct rt_setting time_area;   /* $PCT_TIME_AREA: KiB of tick log, or RT_TIME_AREA_KB; 0:
+					  no time kept */
 	/* strings of the environment, used only while pct_on() runs and NULL
 	 * after it (the program may change its environment later) */
 	const char *event;             /* $PCT_EVENT, or "cpu" if unset or empty */
@@ -196,6 +203,9 @@ struct rt_ledger {
 	uint32_t pid;                  /* the process that writes the file */
 	uint64_t file_size;
 	uint64_t modules_offset, strings_offset, threads_offset, table_offset, stacks_offset;
+	uint64_t ticks_offset, ticks_max, buckets_offset;
+	uint32_t buckets_slots;        /* a power of two, or 0 */
+	uint64_t clock_start_ns;       /* CLOCK_MONOTONIC at the start of sampling */
 	uint32_t modules_max;
 	_Atomic uint32_t modules_count;  /* appended under module_lock */
 	uint32_t exe_module;
@@ -211,6 +221,9 @@ struct rt_ledger {
 	_Atomic uint64_t slots_used;
 	_Atomic uint64_t stacks_used;  /* may pass stacks_size: see pct_format.h */
 	_Atomic uint64_t stacks_dropped;
+	_Atomic uint64_t ticks_used;   /* may pass ticks_max: see pct_format.h */
+	_Atomic uint64_t buckets_used;
+	_Atomic uint64_t untimed;
 	_Atomic uint64_t rescans;
 	_Atomic uint32_t threads_count;
 	_Alignas(64) struct rt_module_range mods[RT_MODULES_MAX];
@@ -229,6 +242,7 @@ struct rt {
 	unsigned slots_log2;           /* $PCT_SLOTS */
 	unsigned stack_bytes;          /* $PCT_STACK_BYTES: stack copied per sample; 0: no stacks */
 	unsigned stack_area_mb;        /* $PCT_STACK_AREA: MiB reserved for stack records */
+	unsigned time_area_kb;         /* $PCT_TIME_AREA: KiB reserved for the tick log; 0: none */
 	_Atomic int wall_tid;          /* the wall sampler thread, or 0 */
 	_Atomic int wall_stop;         /* asks the wall sampler thread to end */
 	_Atomic int wall_alive;        /* from its start until the wall sampler thread returns */
@@ -241,6 +255,8 @@ struct rt {
 	struct pct_thread *threads;    /* in the file; valid once table_ready */
 	struct pct_entry *table;       /* in the file; NULL until table_ready */
 	char *stacks;                  /* the stack region in the file, or NULL */
+	struct pct_tick *ticks;        /* the tick log in the file, or NULL */
+	struct pct_bucket *buckets;    /* the bucket table in the file, or NULL */
 	uint64_t slots_mask;
 	uint64_t slots_limit;          /* stop claiming new slots past this */
 	unsigned slots_shift;          /* 64 - log2(slots), for the hash */
@@ -310,10 +326,13 @@ void rt_method_describe(struct pct_header *h);
 uint32_t rt_thread_slot(uint32_t tid, const char *name); /* async-signal-safe */
 uint32_t rt_thread_find(uint32_t tid);              /* async-signal-safe */
 void rt_thread_name_mine(uint32_t slot);            /* async-signal-safe */
-void rt_sample(uintptr_t pc, uint32_t thread, uint64_t n); /* async-signal-safe */
-void rt_sample_at(uintptr_t pc, uint32_t thread, uint64_t n); /* the same, without the CPU clock */
+uint32_t rt_sample(uintptr_t pc, uint32_t thread, uint64_t n); /* async-signal-safe */
+uint32_t rt_sample_at(uintptr_t pc, uint32_t thread, uint64_t n, uint64_t when_ns); /* the same, without the
+									CPU clock */
+uint64_t rt_monotonic_ns(void); /* async-signal-safe */
 void rt_sample_lost(uint64_t n);                    /* async-signal-safe */
-void rt_stack_record(const uint64_t *regs, uint32_t thread, uint64_t n, uintptr_t stack_hi); /* a-s-safe */
+void rt_stack_record(const uint64_t *regs, uint32_t thread, uint64_t n, uintptr_t stack_hi,
+		     uint32_t tick); /* a-s-safe */
 void rt_thread_stack_known(void);
 int rt_sampling_start(unsigned hz, int hz_explicit, const char *event);
 void rt_sampling_disarm(void);                      /* async-signal-safe */

@@ -90,12 +90,13 @@ static size_t copy_readable(void *dst, uintptr_t addr, size_t len)
 
 /*
  * async-signal-safe: a call-stack record (pct_format.h) of n samples for
- * thread (slot + 1) from regs (ARCH_STACK_REGS, DWARF order, PC last):
+ * thread (slot + 1), logged as tick (index + 1, 0: none), from regs
+ * (ARCH_STACK_REGS, DWARF order, PC last):
  * the registers and the stack from the stack pointer up to stack_hi (if
  * known) or $PCT_STACK_BYTES.  A full region counts the samples in
  * stacks_dropped.
  */
-void rt_stack_record(const uint64_t *regs, uint32_t thread, uint64_t n, uintptr_t stack_hi)
+void rt_stack_record(const uint64_t *regs, uint32_t thread, uint64_t n, uintptr_t stack_hi, uint32_t tick)
 {
 	struct pct_header *h = rt_g.hdr;
 	struct rt_ledger *l = &rt_g.led;
@@ -127,6 +128,7 @@ void rt_stack_record(const uint64_t *regs, uint32_t thread, uint64_t n, uintptr_
 	r->sp = sp;
 	memcpy(rec + sizeof *r, regs, 8 * ARCH_STACK_REGS);
 	r->stack_len = (uint32_t)copy_readable(rec + head, sp, want);
+	r->tick = tick;
 	rt_store_release(rt_shared(&r->ctx), (thread & PCT_CTX_THREAD_MASK) | PCT_STACK_DONE);
 }
 
@@ -201,8 +203,9 @@ uint32_t rt_thread_find(uint32_t tid)
 	return 0;
 }
 
-/* async-signal-safe: add n samples at (key, ctx). */
-static void table_count(uint64_t key, uint64_t ctx, uint64_t n)
+/* async-signal-safe: add n samples at (key, ctx); the slot + 1 that
+ * counted them, or 0 if they were dropped. */
+static uint32_t table_count(uint64_t key, uint64_t ctx, uint64_t n)
 {
 	struct pct_header *h = rt_g.hdr;
 	struct rt_ledger *l = &rt_g.led;
@@ -224,7 +227,7 @@ static void table_count(uint64_t key, uint64_t ctx, uint64_t n)
 				rt_store_release(rt_shared(&e->key), key);
 				store_count(&h->slots_used, &l->slots_used, 1);
 				store_count(&h->samples, &l->samples, n);
-				return;
+				return (uint32_t)i + 1;
 			}
 		}
 		/* A slot being claimed (PCT_KEY_BUSY) is passed over: at worst
@@ -232,10 +235,81 @@ static void table_count(uint64_t key, uint64_t ctx, uint64_t n)
 		if (k == key && rt_load_relaxed(rt_shared(&e->ctx)) == ctx) {
 			rt_add_relaxed(rt_shared(&e->count), n);
 			store_count(&h->samples, &l->samples, n);
-			return;
+			return (uint32_t)i + 1;
 		}
 	}
 	store_count(&h->dropped, &l->dropped, n);
+	return 0;
+}
+
+/* async-signal-safe: CLOCK_MONOTONIC, ns (the vDSO: no system call) */
+uint64_t rt_monotonic_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* async-signal-safe: count n samples of thread (slot + 1) in the bucket
+ * of time t (ns since the start); 0, or -1 if no slot is free. */
+static int bucket_count(uint64_t t, uint32_t thread, uint64_t n)
+{
+	struct rt_ledger *l = &rt_g.led;
+	uint64_t b = t / ((uint64_t)RT_BUCKET_MS * 1000000u);
+	uint64_t key = ((b + 1) << PCT_BUCKET_SHIFT) | (thread & PCT_BUCKET_THREAD_MASK);
+	uint32_t mask = l->buckets_slots - 1;
+	uint32_t i = (uint32_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> 40) & mask;
+
+	for (int probe = 0; probe < RT_MAX_PROBES; probe++, i = (i + 1) & mask) {
+		struct pct_bucket *e = &rt_g.buckets[i];
+		if (rt_reserve(e, sizeof *e) != 0)
+			return -1;
+		uint64_t k = rt_load_acquire(rt_shared(&e->key));
+		if (k == 0) {
+			if (rt_load_relaxed(&l->buckets_used) >= l->buckets_slots - l->buckets_slots / 8)
+				return -1;
+			if (rt_cas(rt_shared(&e->key), &k, key)) {
+				rt_add_relaxed(&l->buckets_used, 1);
+				rt_add_relaxed(rt_shared(&e->count), n);
+				return 0;
+			}
+		}
+		if (k == key) {
+			rt_add_relaxed(rt_shared(&e->count), n);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/*
+ * async-signal-safe: log n samples counted at table slot entry - 1 for
+ * thread (slot + 1) at when_ns (CLOCK_MONOTONIC): a tick while the log
+ * has room, then a bucket, else counted as untimed.  Returns the tick's
+ * index + 1, or 0 if it got none.
+ */
+static uint32_t time_log(uint32_t entry, uint32_t thread, uint64_t n, uint64_t when_ns)
+{
+	struct pct_header *h = rt_g.hdr;
+	struct rt_ledger *l = &rt_g.led;
+	uint64_t t = when_ns > l->clock_start_ns ? when_ns - l->clock_start_ns : 0;
+	uint64_t idx = rt_load_relaxed(&l->ticks_used) < l->ticks_max ? rt_add_relaxed(&l->ticks_used, 1) : l->ticks_max;
+	if (idx < l->ticks_max) {
+		struct pct_tick *k = &rt_g.ticks[idx];
+		/* reserved a 64 KiB run at a time, as the stack records are */
+		uint64_t off = idx * sizeof *k, ahead = ((off + sizeof *k + 65535) & ~(uint64_t)65535) - off;
+		uint64_t left = (l->ticks_max - idx) * sizeof *k;
+		if (rt_reserve(k, ahead < left ? ahead : left) == 0) {
+			k->time_ns = t;
+			k->weight = (uint32_t)n;
+			rt_store_release(rt_shared(&k->entry), entry);
+			rt_store_relaxed(rt_shared(&h->ticks_used), idx + 1);
+			return (uint32_t)idx + 1;
+		}
+	}
+	if (rt_g.buckets == NULL || bucket_count(t, thread, n) != 0)
+		store_count(&h->untimed, &l->untimed, n);
+	return 0;
 }
 
 /* async-signal-safe: n samples were lost before pct could count them
@@ -246,16 +320,19 @@ void rt_sample_lost(uint64_t n)
 }
 
 /* async-signal-safe: charge n samples at pc to thread slot + 1 thread
- * (0: unknown).  The file must exist (table_ready). */
-void rt_sample(uintptr_t pc, uint32_t thread, uint64_t n)
+ * (0: unknown), taken now.  The file must exist (table_ready).  Returns
+ * the tick's index + 1 (0: none), for the sample's stack record. */
+uint32_t rt_sample(uintptr_t pc, uint32_t thread, uint64_t n)
 {
-	rt_sample_at(pc, thread, n);
+	uint32_t tick = rt_sample_at(pc, thread, n, rt_monotonic_ns());
 	rt_store_relaxed(rt_shared(&rt_g.hdr->cpu_last_ns), cpu_now_ns());
+	return tick;
 }
 
-/* async-signal-safe: rt_sample without noting the CPU clock, for a
- * caller that counts many samples at once. */
-void rt_sample_at(uintptr_t pc, uint32_t thread, uint64_t n)
+/* async-signal-safe: rt_sample of a sample taken at when_ns
+ * (CLOCK_MONOTONIC), without noting the CPU clock, for a caller that
+ * counts many samples at once. */
+uint32_t rt_sample_at(uintptr_t pc, uint32_t thread, uint64_t n, uint64_t when_ns)
 {
 	uint64_t key;
 	int m = rt_module_find(pc);
@@ -267,9 +344,10 @@ void rt_sample_at(uintptr_t pc, uint32_t thread, uint64_t n)
 	} else {
 		key = pct_key(PCT_KEY_UNKNOWN_MODULE, pc);
 	}
-	table_count(key, thread & PCT_CTX_THREAD_MASK, n);
+	uint32_t entry = table_count(key, thread & PCT_CTX_THREAD_MASK, n);
 	if (thread)
 		rt_add_relaxed(rt_shared(&rt_g.threads[thread - 1].samples), n);
+	return entry && rt_g.ticks ? time_log(entry, thread, n, when_ns) : 0;
 }
 
 /* async-signal-safe */
@@ -337,11 +415,11 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		goto out;
 	}
 	uint64_t n = sample_weight(si);
-	rt_sample(arch_pc(uc), self.slot, n);
+	uint32_t tick = rt_sample(arch_pc(uc), self.slot, n);
 	if (rt_g.stacks) {
 		uint64_t regs[ARCH_STACK_REGS];
 		arch_regs(uc, regs);
-		rt_stack_record(regs, self.slot, n, self.stack_hi);
+		rt_stack_record(regs, self.slot, n, self.stack_hi, tick);
 	}
 out:
 	errno = saved;
@@ -354,6 +432,8 @@ static void header_method(void)
 	rt_method_describe(h);
 	rt_g.led.cpu_start_ns = cpu_now_ns();
 	h->cpu_start_ns = rt_g.led.cpu_start_ns;
+	rt_g.led.clock_start_ns = rt_monotonic_ns();
+	h->clock_start_ns = rt_g.led.clock_start_ns;
 	h->cpu_last_ns = rt_g.led.cpu_start_ns;
 }
 
@@ -414,6 +494,7 @@ void rt_sampling_stop(void)
 	rt_store_relaxed(rt_shared(&h->slots_used), rt_load(&l->slots_used));
 	rt_store_relaxed(rt_shared(&h->threads_count), rt_load(&l->threads_count));
 	rt_store_relaxed(rt_shared(&h->stacks_dropped), rt_load(&l->stacks_dropped));
+	rt_store_relaxed(rt_shared(&h->untimed), rt_load(&l->untimed));
 	rt_store_relaxed(rt_shared(&h->cpu_last_ns), now);
 	if (samples + dropped > 0 && m->mechanism == PCT_MECH_CPU_TIMER && m->event != PCT_EVENT_WALL)
 		h->period_ns = (now - l->cpu_start_ns) / (samples + dropped);

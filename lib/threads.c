@@ -186,7 +186,9 @@ static int perf_open_period(const struct rt_method *m, uint32_t tid, int ring, u
 	a.exclude_hv = 1;
 	a.disabled = 1;
 	if (ring) {
-		a.sample_type = PERF_SAMPLE_IP;
+		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TIME;
+		a.use_clockid = 1;     /* the time on the tick log's clock */
+		a.clockid = CLOCK_MONOTONIC;
 		a.watermark = 1;
 		a.wakeup_watermark = UINT32_MAX;  /* nobody polls it */
 	} else {
@@ -407,7 +409,9 @@ static int ring_drain(struct arm *a, uint32_t slot)
 			break;
 		}
 		if (h.type == PERF_RECORD_SAMPLE && h.size >= 16) {
-			rt_sample_at((uintptr_t)w[1], slot, 1);
+			/* IP, then TIME (records of a kernel without
+			 * use_clockid's time are 16 bytes: now) */
+			rt_sample_at((uintptr_t)w[1], slot, 1, h.size >= 24 ? w[2] : rt_monotonic_ns());
 			n++;
 		} else if (h.type == PERF_RECORD_LOST && h.size >= 24) {
 			rt_sample_lost(w[2]);

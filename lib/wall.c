@@ -127,14 +127,14 @@ static int sample_if_blocked(uint32_t tid, const char *name, void *arg)
 			comm[r - 1] = '\0';
 		slot = rt_thread_slot(tid, r > 0 ? comm : "?");
 	}
-	rt_sample(pc, slot, ps->n);
+	uint32_t tick = rt_sample(pc, slot, ps->n);
 	if (rt_g.stacks && sp) {
 		/* a blocked thread's other registers are not known: CFI that
 		 * needs them ends its stack early */
 		uint64_t regs[ARCH_STACK_REGS] = { 0 };
 		regs[ARCH_SP_INDEX] = sp;
 		regs[ARCH_STACK_REGS - 1] = pc;
-		rt_stack_record(regs, slot, ps->n, 0);
+		rt_stack_record(regs, slot, ps->n, 0, tick);
 	}
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "modfile.h"
+#include "pset.h"
 #include "aggregate.h"
 #include "commands.h"
 #include "diff.h"
@@ -57,6 +58,7 @@ static const char usage[] =
 	"q_value, significant.\n"
 	"\n"
 	"Where the modules' files are found (see pct-report(1), FILES):\n"
+	PSET_TIME_USAGE
 	MODFILE_USAGE
 	"\n"
 	"See pct-diff(1).\n";
@@ -250,6 +252,7 @@ int cmd_diff(int argc, char **argv)
 		{ "long", no_argument, NULL, 'l' },
 		{ "full-names", no_argument, NULL, 'F' },
 		MODFILE_LONG_OPTIONS,
+		PSET_TIME_LONG_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -296,7 +299,7 @@ int cmd_diff(int argc, char **argv)
 				die_usage("diff: -n wants a number of rows, not '%s'", optarg);
 			break;
 		default:
-			if (modfile_option(c, optarg))
+			if (modfile_option(c, optarg) || pset_time_option(c, optarg))
 				break;
 			return usage_exit(usage, c == 'h');
 		}

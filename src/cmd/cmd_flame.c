@@ -40,6 +40,7 @@ static const char usage[] =
 	"                    written in place; see pct-flame(1) for symlinks\n"
 	"  --title=TEXT      the heading (default: the command line)\n"
 	"  --width=PIXELS    image width (default 1200)\n"
+	PSET_TIME_USAGE
 	MODFILE_USAGE
 	"  -h, --help        show this help\n"
 	"\n"
@@ -186,6 +187,7 @@ int cmd_flame(int argc, char **argv)
 		{ "title", required_argument, NULL, 't' },
 		{ "width", required_argument, NULL, 'w' },
 		MODFILE_LONG_OPTIONS,
+		PSET_TIME_LONG_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -207,7 +209,7 @@ int cmd_flame(int argc, char **argv)
 				die_usage("flame: --width wants 100 to 100000 pixels, not '%s'", optarg);
 			break;
 		default:
-			if (modfile_option(c, optarg))
+			if (modfile_option(c, optarg) || pset_time_option(c, optarg))
 				break;
 			return usage_exit(usage, c == 'h');
 		}

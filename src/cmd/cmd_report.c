@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "modfile.h"
+#include "pset.h"
 #include "callstack.h"
 #include "commands.h"
 #include "escape.h"
@@ -72,6 +73,7 @@ static const char usage[] =
 	"                  FUNC: the exact name, else the name without its\n"
 	"                  parameter list, else a unique prefix, else a POSIX\n"
 	"                  extended regex; several matches are listed (exit 1)\n"
+	PSET_TIME_USAGE
 	MODFILE_USAGE
 	"  -h, --help      show this help\n"
 	"\n"

@@ -29,12 +29,15 @@
 
 #include "infile.h"
 #include "profile.h"
+#include "ticks.h"
 #include "stats.h"
 #include "util.h"
 
 #define PROFILE_MAX_SAMPLES (1ULL << 48)
 /* no process uses 2^62 ns of CPU time (146 years): more is damage */
 #define PROFILE_MAX_CPU_NS (1ULL << 62)
+#define PROFILE_BUCKETS_MAX (1u << 24)   /* bucket table slots a reader accepts */
+#define PROFILE_BUCKET_MS_MAX 3600000u   /* the longest bucket a reader accepts, ms */
 
 static int fail(char *err, size_t errlen, const char *file, const char *fmt, ...)
 {
@@ -91,6 +94,8 @@ static void copy_header(struct pct_header *h, const void *buf, uint64_t size)
 	n = h->header_size < sizeof *h ? h->header_size : sizeof *h;
 	if (n > PCT_HEADER_MIN && n <= size)  /* a larger header_size fails check_header */
 		memcpy(h, buf, n);
+	if (h->version < 3)                /* no time fields, whatever the bytes say */
+		memset((char *)h + PCT_HEADER_V2, 0, sizeof *h - PCT_HEADER_V2);
 }
 
 static int check_header(const struct pct_header *h, uint64_t size, const char *file, char *err,
@@ -169,6 +174,19 @@ static int check_header(const struct pct_header *h, uint64_t size, const char *f
 		return fail(err, errlen, file, "string pool of %llu bytes in use, more than %u module paths and "
 			    "the command line can fill (%llu)", (unsigned long long)h->strings_used, h->modules_max,
 			    (unsigned long long)pool_max);
+	if (h->ticks_offset != 0 &&
+	    (h->ticks_offset % 8 != 0 || h->ticks_max >= (UINT64_C(1) << 32) ||
+	     !in_file(h->ticks_offset, h->ticks_max * sizeof(struct pct_tick), size)))
+		return fail(err, errlen, file, "tick log (%llu records at offset %llu) is malformed or outside the file",
+			    (unsigned long long)h->ticks_max, (unsigned long long)h->ticks_offset);
+	if (h->buckets_offset != 0 &&
+	    (h->buckets_offset % 8 != 0 || h->buckets_slots == 0 || (h->buckets_slots & (h->buckets_slots - 1)) ||
+	     h->buckets_slots > PROFILE_BUCKETS_MAX || h->bucket_ms == 0 || h->bucket_ms > PROFILE_BUCKET_MS_MAX ||
+	     !in_file(h->buckets_offset, (uint64_t)h->buckets_slots * sizeof(struct pct_bucket), size)))
+		return fail(err, errlen, file, "bucket table (%u slots of %u ms at offset %llu) is malformed or outside "
+			    "the file", h->buckets_slots, h->bucket_ms, (unsigned long long)h->buckets_offset);
+	if (h->clock_end_ns != 0 && h->clock_end_ns < h->clock_start_ns)
+		return fail(err, errlen, file, "sampling ends (clock_end_ns) before it starts (clock_start_ns)");
 	if (h->cpu_last_ns < h->cpu_start_ns)
 		return fail(err, errlen, file, "CPU time at the last sample precedes the start");
 	if (h->cpu_last_ns > PROFILE_MAX_CPU_NS)
@@ -178,6 +196,7 @@ static int check_header(const struct pct_header *h, uint64_t size, const char *f
 	 * larger count is damage, not data */
 	const struct { const char *name; uint64_t v; } counts[] = {
 		{ "samples", h->samples }, { "dropped", h->dropped }, { "stacks_dropped", h->stacks_dropped },
+		{ "untimed", h->untimed },
 	};
 	for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
 		if (counts[i].v > PROFILE_MAX_SAMPLES)
@@ -440,6 +459,7 @@ static int read_stacks(struct profile *p, struct stack_src *src, const char *fil
 			ps->regs = (const uint64_t *)(uintptr_t)(off + sizeof r);  /* offsets until the end */
 			ps->stack = (const uint8_t *)(uintptr_t)(off + head);
 			ps->stack_len = r.stack_len;
+			ps->tick = r.tick;
 		}
 		off += r.size;
 	}
@@ -458,11 +478,19 @@ struct parts {
 	struct slot *slots;                /* the table's used slots (malloc'd; taken by read_table) */
 	size_t nslots;
 	struct stack_src stacks;
+	const struct pct_tick *ticks;      /* nticks records of the tick log, or NULL */
+	size_t nticks;
+	const struct pct_bucket *buckets;  /* the bucket table (hdr.buckets_slots), or NULL */
 };
 
 static uint64_t stacks_used(const struct pct_header *h)
 {
 	return h->stacks_used < h->stacks_size ? h->stacks_used : h->stacks_size;
+}
+
+static size_t ticks_used(const struct pct_header *h)
+{
+	return (size_t)(h->ticks_used < h->ticks_max ? h->ticks_used : h->ticks_max);
 }
 
 /*
@@ -514,8 +542,17 @@ static int assemble(struct profile *p, struct parts *r, const char *name, char *
 	if (read_modules(p, pool, name, err, errlen, r->modules) != 0)
 		return -1;
 	read_threads(p, r->threads);
-	if (read_table(p, &r->slots, r->nslots, name, err, errlen) != 0 ||
-	    read_stacks(p, &r->stacks, name, err, errlen) != 0)
+	/* the table slot of each sample, for the ticks: ascending, as
+	 * samples are made from the used slots in the table's order */
+	uint64_t *slot_of = xmalloc((r->nslots ? r->nslots : 1) * sizeof *slot_of);
+	for (size_t k = 0; k < r->nslots; k++)
+		slot_of[k] = r->slots[k].index;
+	int rc = read_table(p, &r->slots, r->nslots, name, err, errlen) != 0 ||
+			 read_stacks(p, &r->stacks, name, err, errlen) != 0 ||
+			 ticks_build(p, r->ticks, r->nticks, r->buckets, slot_of, name, err, errlen) != 0 ?
+		 -1 : 0;
+	free(slot_of);
+	if (rc != 0)
 		return -1;
 	p->cmdline = xmalloc(p->hdr.cmdline_len + 1);
 	memcpy(p->cmdline, pool + p->hdr.cmdline_offset, p->hdr.cmdline_len);
@@ -566,6 +603,12 @@ int profile_parse(const char *name, const void *data, size_t size, struct profil
 	slots = NULL;
 	r.stacks.mem = buf + p->hdr.stacks_offset;
 	r.stacks.used = stacks_used(&p->hdr);
+	if (p->hdr.ticks_offset) {
+		r.ticks = (const struct pct_tick *)(buf + p->hdr.ticks_offset);
+		r.nticks = ticks_used(&p->hdr);
+	}
+	if (p->hdr.buckets_offset)
+		r.buckets = (const struct pct_bucket *)(buf + p->hdr.buckets_offset);
 	if (assemble(p, &r, name, err, errlen) != 0)
 		goto bad;
 	return 0;
@@ -740,7 +783,9 @@ static int reread_header(int fd, uint64_t size, const struct pct_header *h, stru
 	if (read_header(fd, size, h2, file, err, errlen) != 0)
 		return -1;
 	if (h2->table_offset != h->table_offset || h2->table_slots != h->table_slots ||
-	    h2->stacks_offset != h->stacks_offset || h2->stacks_size != h->stacks_size)
+	    h2->stacks_offset != h->stacks_offset || h2->stacks_size != h->stacks_size ||
+	    h2->ticks_offset != h->ticks_offset || h2->ticks_max != h->ticks_max ||
+	    h2->buckets_offset != h->buckets_offset || h2->buckets_slots != h->buckets_slots)
 		return fail(err, errlen, file, "the header's layout changed while it was read");
 	return 0;
 }
@@ -749,7 +794,7 @@ int profile_read_fd(int fd, uint64_t size, const char *file, struct profile *p, 
 	struct pct_header h;
 	struct parts r = { .stacks.fd = -1 };
 	struct slot *slots = NULL;
-	void *mods = NULL, *pool = NULL, *threads = NULL;
+	void *mods = NULL, *pool = NULL, *threads = NULL, *ticks = NULL, *buckets = NULL;
 	int rc = -1;
 
 	memset(p, 0, sizeof *p);
@@ -782,6 +827,17 @@ int profile_read_fd(int fd, uint64_t size, const char *file, struct profile *p, 
 	    (threads = read_region(fd, h2.threads_offset, (uint64_t)h2.threads_max * h2.thread_size,
 				   "thread table", file, err, errlen)) == NULL)
 		goto out;
+	if (h2.ticks_offset &&
+	    (ticks = read_region(fd, h2.ticks_offset, ticks_used(&h2) * sizeof(struct pct_tick), "tick log", file, err,
+				 errlen)) == NULL)
+		goto out;
+	if (h2.buckets_offset &&
+	    (buckets = read_region(fd, h2.buckets_offset, (uint64_t)h2.buckets_slots * sizeof(struct pct_bucket),
+				   "bucket table", file, err, errlen)) == NULL)
+		goto out;
+	r.ticks = ticks;
+	r.nticks = ticks_used(&h2);
+	r.buckets = buckets;
 	p->hdr = h2;
 	r.modules = mods;
 	r.pool = pool;
@@ -797,6 +853,8 @@ out:
 	free(mods);
 	free(pool);
 	free(threads);
+	free(ticks);
+	free(buckets);
 	return rc;
 }
 
@@ -809,6 +867,8 @@ int profile_compact_fd(int fd, uint64_t size, const char *file, void **out, size
 	char *buf = NULL;
 	struct pct_thread *threads = NULL;
 	uint32_t *renum = NULL;        /* old thread slot + 1 -> new slot + 1 */
+	struct pct_tick *ticks = NULL;
+	struct pct_bucket *buckets = NULL;
 	int rc = -1;
 
 	*out = NULL;
@@ -840,8 +900,37 @@ int profile_compact_fd(int fd, uint64_t size, const char *file, void **out, size
 			threads[used] = threads[t];
 			renum[t + 1] = ++used;
 		}
+	/* the tick log as far as it is used, and the used buckets packed */
+	size_t nticks = ticks_used(&h2), nb = 0;
+	uint32_t bslots = 0;
+	if (nticks) {
+		ticks = xmalloc(nticks * sizeof *ticks);
+		if (read_all(fd, ticks, nticks * sizeof *ticks, (off_t)h2.ticks_offset) != 0) {
+			fail(err, errlen, file, "cannot read the tick log: %s", errno ? strerror(errno) : "file shrank");
+			goto out;
+		}
+	}
+	if (h2.buckets_offset) {
+		buckets = xmalloc((size_t)h2.buckets_slots * sizeof *buckets);
+		if (read_all(fd, buckets, (size_t)h2.buckets_slots * sizeof *buckets, (off_t)h2.buckets_offset) != 0) {
+			fail(err, errlen, file, "cannot read the bucket table: %s",
+			     errno ? strerror(errno) : "file shrank");
+			goto out;
+		}
+		for (uint32_t i = 0; i < h2.buckets_slots; i++)
+			if (buckets[i].key)
+				buckets[nb++] = buckets[i];
+		for (size_t i = 0; i < nb; i++) {  /* their threads renumbered as the entries' */
+			uint32_t th = (uint32_t)(buckets[i].key & PCT_BUCKET_THREAD_MASK);
+			if (th <= h2.threads_max)
+				buckets[i].key = (buckets[i].key & ~(uint64_t)PCT_BUCKET_THREAD_MASK) | renum[th];
+		}
+		for (bslots = 1; bslots < nb; bslots *= 2)
+			;
+	}
 	struct pct_layout l;
-	if (pct_layout(&l, h2.modules_count, h2.strings_used, used, slots_n, stacks, 0, 0) != 0 ||
+	if (pct_layout(&l, h2.modules_count, h2.strings_used, used, slots_n, stacks, h2.ticks_offset ? nticks : 0,
+		       h2.buckets_offset ? bslots : 0) != 0 ||
 	    l.file_size > SIZE_MAX) {
 		fail(err, errlen, file, "too large to compact");
 		goto out;
@@ -892,6 +981,32 @@ int profile_compact_fd(int fd, uint64_t size, const char *file, void **out, size
 	h2.slots_used = n;
 	h2.stacks_offset = stacks ? l.stacks_offset : 0;
 	h2.stacks_size = stacks;
+	/* ticks name table slots: renumbered as the entries moved (slots[]
+	 * is in the table's order); a tick of a slot not read is unwritten */
+	if (h2.ticks_offset) {
+		struct pct_tick *tk = (struct pct_tick *)(buf + l.ticks_offset);
+		for (size_t i = 0; i < nticks; i++) {
+			tk[i] = ticks[i];
+			size_t lo = 0, hi = n;
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+				if (slots[mid].index + 1 < ticks[i].entry)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			tk[i].entry = ticks[i].entry && lo < n && slots[lo].index + 1 == ticks[i].entry ? (uint32_t)lo + 1 : 0;
+		}
+		/* a log with no tick is still a log: an empty one, at the end */
+		h2.ticks_offset = nticks ? l.ticks_offset : l.file_size;
+		h2.ticks_max = nticks;
+		h2.ticks_used = nticks;
+	}
+	if (h2.buckets_offset) {
+		memcpy(buf + l.buckets_offset, buckets, nb * sizeof *buckets);
+		h2.buckets_offset = l.buckets_offset;
+		h2.buckets_slots = bslots;
+	}
 	if (h2.stacks_used > stacks)
 		h2.stacks_used = stacks;
 	memcpy(buf, &h2, sizeof h2);
@@ -904,6 +1019,8 @@ out:
 	free(slots);
 	free(threads);
 	free(renum);
+	free(ticks);
+	free(buckets);
 	return rc;
 }
 
@@ -930,6 +1047,8 @@ void profile_free(struct profile *p)
 	free(p->command);
 	free(p->threads);
 	free(p->stacks);
+	free(p->ticks);
+	free(p->buckets);
 	if (p->stackmap)
 		munmap(p->stackmap, p->stackmap_len);
 	free(p->file);

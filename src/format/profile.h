@@ -53,6 +53,8 @@ struct profile_stack {
 	const uint64_t *regs;          /* hdr.stack_regs registers */
 	const uint8_t *stack;          /* stack_len bytes */
 	uint32_t stack_len;
+	uint32_t tick;                 /* the file's tick record, index + 1; 0: none (readers
+					  use ticks[].stack instead) */
 };
 
 /* A sample's time (version 3 files): one record of the tick log. */

@@ -129,14 +129,50 @@ uint64_t pset_cpu_before_ns(const struct pset *s)
 	return sum;
 }
 
+/* --time, if given (pset_time_option) */
+static struct time_range slice;
+static int slicing;
+
+int pset_time_option(int c, const char *arg)
+{
+	char err[200];
+	if (c != PSET_OPT_TIME)
+		return 0;
+	if (time_range_parse(arg, &slice, err, sizeof err) != 0)
+		die_usage("%s", err);
+	slicing = 1;
+	return 1;
+}
+
+/* The n profiles of one file cut to the --time range, from the start of
+ * the first: 0, or -1 with err set if one has no sample times. */
+static int slice_file(struct profile *v, size_t n, uint64_t *coarse, char *err, size_t errlen)
+{
+	uint64_t origin = UINT64_MAX;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].timed && v[i].hdr.clock_start_ns < origin)
+			origin = v[i].hdr.clock_start_ns;
+	for (size_t i = 0; i < n; i++)
+		if (profile_slice(&v[i], &slice, origin, coarse, err, errlen) != 0)
+			return -1;
+	return 0;
+}
+
 int pset_load(struct pset *s, char *const *files, size_t nfiles, char *err, size_t errlen)
 {
+	uint64_t coarse = 0;
 	memset(s, 0, sizeof *s);
 	for (size_t f = 0; f < nfiles; f++) {
 		struct profile *v;
 		size_t n;
 		if (profiles_read(files[f], &v, &n, err, errlen) != 0)
 			return -1;
+		if (slicing && slice_file(v, n, &coarse, err, errlen) != 0) {
+			for (size_t i = 0; i < n; i++)
+				profile_free(&v[i]);
+			free(v);
+			return -1;
+		}
 		/* a tree file (tree.h) adds each of its processes' profiles */
 		for (size_t i = 0; i < n; i++)
 			if (pset_add(s, &v[i], err, errlen) != 0) {
@@ -147,6 +183,9 @@ int pset_load(struct pset *s, char *const *files, size_t nfiles, char *err, size
 			}
 		free(v);
 	}
+	if (coarse)
+		warnx_("%llu samples in the time range are known only to the second (the tick log was full) "
+		       "and are left out", (unsigned long long)coarse);
 	return 0;
 }
 

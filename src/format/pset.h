@@ -45,6 +45,23 @@ struct pset {
 };
 
 /*
+ * --time=START..END for every command that reads samples: add
+ * PSET_TIME_LONG_OPTION to the getopt_long table (<getopt.h>), hand what
+ * getopt_long returns to pset_time_option (1 if it was --time; a bad
+ * range exits 2), and put PSET_TIME_USAGE in the --help (and the option in
+ * the man page).  pset_load then keeps only the samples of that range
+ * (profile_slice), seconds from the start of each file (of a tree file:
+ * of its first process), and says once on stderr how many samples in the
+ * range are known only to the second (pct(5), "Time") and are left out.
+ */
+#define PSET_OPT_TIME 0x5401
+#define PSET_TIME_LONG_OPTION { "time", required_argument, NULL, PSET_OPT_TIME }
+#define PSET_TIME_USAGE                                                                 \
+	"  --time=START..END  only samples taken START to END seconds after the start\n" \
+	"                  (decimal; either may be left out: 2.5.., ..1)\n"
+int pset_time_option(int c, const char *arg);
+
+/*
  * Read files (at least one); a process tree's file (tree.h) adds each of
  * its profiles, in the tree's order.  Returns 0, or -1 with err set when a file is
  * unreadable or malformed, or when the files measure different things

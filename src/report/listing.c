@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "modfile.h"
+#include "pset.h"
 #include "listing.h"
 #include "profile.h"
 #include "source.h"
@@ -38,6 +39,7 @@ int listing_open(int argc, char **argv, const char *usage, const char *count_nam
 		{ "source-dir", required_argument, NULL, 'S' },
 		{ "source-root", required_argument, NULL, 'R' },
 		MODFILE_LONG_OPTIONS,
+		PSET_TIME_LONG_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -61,7 +63,7 @@ int listing_open(int argc, char **argv, const char *usage, const char *count_nam
 				return fail(status, 2, "%s: --source-root '%s': %s", argv[0], optarg, strerror(errno));
 			break;
 		default:
-			if (modfile_option(c, optarg))
+			if (modfile_option(c, optarg) || pset_time_option(c, optarg))
 				break;
 			*status = usage_exit(usage, c == 'h');
 			return -1;

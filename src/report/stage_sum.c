@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "modfile.h"
+#include "pset.h"
 #include "aggregate.h"
 #include "escape.h"
 #include "names.h"
@@ -477,6 +478,7 @@ int sum_parse_options(int argc, char **argv, const char *usage_text, int symbols
 		{ "long", no_argument, NULL, 'l' },
 		{ "full-names", no_argument, NULL, 'F' },
 		MODFILE_LONG_OPTIONS,
+		PSET_TIME_LONG_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -526,7 +528,7 @@ int sum_parse_options(int argc, char **argv, const char *usage_text, int symbols
 				return error_set(e, 2, "%s: --min-samples wants a number, not '%s'", argv[0], optarg);
 			break;
 		default:
-			if (symbols && modfile_option(c, optarg))
+			if (symbols && (modfile_option(c, optarg) || pset_time_option(c, optarg)))
 				break;
 			e->status = usage_exit(usage_text, c == 'h');
 			e->msg = NULL;

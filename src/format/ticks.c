@@ -1,0 +1,262 @@
+/*
+ * ticks.c - the time of samples: reading the tick log and the bucket
+ * table (pct_format.h), time ranges, and slicing a profile by time.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "ticks.h"
+#include "util.h"
+
+#define TIME_MAX_NS (UINT64_C(1) << 62)  /* later than any sample: damage */
+#define RANGE_MAX_S 4.0e9                 /* seconds a range end may name (beyond 2^62 ns) */
+
+static int fail(char *err, size_t errlen, const char *file, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(err, errlen, "%s: ", file);
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < errlen)
+		vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* The index in slot_of[0..n) of slot, or -1. */
+static ptrdiff_t find_slot(const uint64_t *slot_of, size_t n, uint64_t slot)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (slot_of[mid] < slot)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && slot_of[lo] == slot ? (ptrdiff_t)lo : -1;
+}
+
+struct ordered {
+	struct profile_tick t;
+	size_t raw;                    /* its record in the log: the tie-break */
+};
+
+static int by_time(const void *a, const void *b)
+{
+	const struct ordered *x = a, *y = b;
+	if (x->t.time_ns != y->t.time_ns)
+		return x->t.time_ns < y->t.time_ns ? -1 : 1;
+	return x->raw < y->raw ? -1 : x->raw > y->raw;
+}
+
+static int by_bucket(const void *a, const void *b)
+{
+	const struct profile_bucket *x = a, *y = b;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+static int read_buckets(struct profile *p, const struct pct_bucket *b, int live, const char *file, char *err,
+			size_t errlen)
+{
+	size_t cap = 0;
+	for (uint32_t i = 0; b && i < p->hdr.buckets_slots; i++) {
+		uint64_t key = b[i].key, n = key >> PCT_BUCKET_SHIFT, count = b[i].count;
+		uint32_t thread = (uint32_t)(key & PCT_BUCKET_THREAD_MASK);
+		if (key == 0 || (live && count == 0))
+			continue;
+		if (n == 0 || n > TIME_MAX_NS / p->bucket_ns || count == 0 || count > (UINT64_C(1) << 48) ||
+		    thread > p->nthreads || (thread && p->threads[thread - 1].tid == 0))
+			return fail(err, errlen, file, "bucket slot %u (key 0x%llx, %llu samples) is malformed", i,
+				    (unsigned long long)key, (unsigned long long)count);
+		grow(&p->buckets, &cap, p->nbuckets + 1, sizeof *p->buckets);
+		p->buckets[p->nbuckets++] = (struct profile_bucket){ (n - 1) * p->bucket_ns, thread, count };
+	}
+	if (p->nbuckets)
+		qsort(p->buckets, p->nbuckets, sizeof *p->buckets, by_bucket);
+	return 0;
+}
+
+int ticks_build(struct profile *p, const struct pct_tick *raw, size_t nraw, const struct pct_bucket *buckets,
+		const uint64_t *slot_of, const char *file, char *err, size_t errlen)
+{
+	const struct pct_header *h = &p->hdr;
+	int live = h->state == PCT_STATE_RUNNING, rc = -1;
+	p->timed = h->ticks_offset != 0;
+	if (!p->timed)
+		return 0;
+	p->bucket_ns = h->buckets_offset ? (uint64_t)h->bucket_ms * 1000000u : 0;
+	uint64_t *left = xmalloc((p->nsamples ? p->nsamples : 1) * sizeof *left);  /* counts not yet ticked */
+	size_t *at = xmalloc((nraw ? nraw : 1) * sizeof *at);  /* raw record -> ordered index + 1 */
+	struct ordered *o = xmalloc((nraw ? nraw : 1) * sizeof *o);
+	size_t n = 0;
+	for (size_t k = 0; k < p->nsamples; k++)
+		left[k] = p->samples[k].count;
+	for (size_t i = 0; i < nraw; i++) {
+		struct pct_tick r = raw[i];
+		at[i] = 0;
+		if (r.entry == 0)
+			continue;      /* being written, or its writer died */
+		ptrdiff_t k = r.entry <= h->table_slots ? find_slot(slot_of, p->nsamples, r.entry - 1) : -1;
+		if (k < 0 || r.weight == 0 || r.weight > left[k] || r.time_ns > TIME_MAX_NS) {
+			if (live && r.entry <= h->table_slots && r.time_ns <= TIME_MAX_NS)
+				continue;  /* counted after the table was read */
+			fail(err, errlen, file, "tick %zu (table slot %u, %u samples at %llu ns) does not match the "
+			     "sample table", i, r.entry - 1, r.weight, (unsigned long long)r.time_ns);
+			goto out;
+		}
+		left[k] -= r.weight;
+		o[n] = (struct ordered){ { r.time_ns, (uint32_t)k, 0, r.weight }, i };
+		at[i] = ++n;
+	}
+	for (size_t j = 0; j < p->nstacks; j++) {
+		uint32_t t = p->stacks[j].tick;
+		if (t && t <= nraw && at[t - 1] && j < UINT32_MAX)
+			o[at[t - 1] - 1].t.stack = (uint32_t)j + 1;
+	}
+	qsort(o, n, sizeof *o, by_time);
+	p->ticks = xmalloc((n ? n : 1) * sizeof *p->ticks);
+	for (size_t i = 0; i < n; i++) {
+		p->ticks[i] = o[i].t;
+		p->ticks_total += o[i].t.weight;
+	}
+	p->nticks = n;
+	if (read_buckets(p, buckets, live, file, err, errlen) != 0)
+		goto out;
+	if (h->clock_end_ns)
+		p->duration_ns = h->clock_end_ns - h->clock_start_ns;
+	else {
+		if (n)
+			p->duration_ns = p->ticks[n - 1].time_ns;
+		if (p->nbuckets && p->buckets[p->nbuckets - 1].start_ns + p->bucket_ns > p->duration_ns)
+			p->duration_ns = p->buckets[p->nbuckets - 1].start_ns + p->bucket_ns;
+	}
+	rc = 0;
+out:
+	free(left);
+	free(at);
+	free(o);
+	return rc;
+}
+
+/* One end of a range: a decimal number of seconds, or "" (open). */
+static int range_end(const char *s, size_t len, uint64_t open, uint64_t *ns)
+{
+	char buf[64], *end;
+	if (len == 0) {
+		*ns = open;
+		return 0;
+	}
+	if (len >= sizeof buf || strspn(s, "0123456789.") < len)
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	double v = strtod(buf, &end);
+	if (errno || *end || !isfinite(v) || v < 0 || v > RANGE_MAX_S)
+		return -1;
+	*ns = (uint64_t)llround(v * 1e9);
+	return 0;
+}
+
+int time_range_parse(const char *arg, struct time_range *r, char *err, size_t errlen)
+{
+	const char *dots = strstr(arg, "..");
+	const char *shown = esc_printable((const unsigned char *)arg, strlen(arg)) == strlen(arg) &&
+					    strlen(arg) < 64 ? arg : "...";
+	if (dots == NULL) {
+		snprintf(err, errlen, "bad time range '%s': expected START..END (seconds; either may be left out)",
+			 shown);
+		return -1;
+	}
+	if (range_end(arg, (size_t)(dots - arg), 0, &r->from_ns) != 0 ||
+	    range_end(dots + 2, strlen(dots + 2), UINT64_MAX, &r->to_ns) != 0) {
+		snprintf(err, errlen, "bad time range '%s': START and END are seconds since the start, e.g. 1.5..3",
+			 shown);
+		return -1;
+	}
+	if (r->to_ns <= r->from_ns) {
+		snprintf(err, errlen, "bad time range '%s': END must be after START", shown);
+		return -1;
+	}
+	return 0;
+}
+
+int profile_slice(struct profile *p, const struct time_range *r, uint64_t origin_ns, uint64_t *coarse, char *err,
+		  size_t errlen)
+{
+	if (!p->timed)
+		return fail(err, errlen, p->file, "has no sample times (a format version 2 file, one made by pct "
+			    "merge, or one recorded with PCT_TIME_AREA=0): record it again to use --time");
+	/* the profile's start on the range's clock: origin_ns is no later */
+	uint64_t shift = p->hdr.clock_start_ns > origin_ns ? p->hdr.clock_start_ns - origin_ns : 0;
+	uint64_t before = p->total + p->hdr.dropped;
+	for (size_t k = 0; k < p->nsamples; k++)
+		p->samples[k].count = 0;
+	for (size_t t = 0; t < p->nthreads; t++)
+		p->threads[t].samples = 0;
+	struct profile_stack *kept = xmalloc((p->nstacks ? p->nstacks : 1) * sizeof *kept);
+	size_t n = 0, ns = 0;
+	p->total = 0;
+	for (size_t i = 0; i < p->nticks; i++) {
+		struct profile_tick t = p->ticks[i];
+		uint64_t at = t.time_ns + shift;
+		if (at < r->from_ns || at >= r->to_ns)
+			continue;
+		struct profile_sample *s = &p->samples[t.sample];
+		s->count += t.weight;
+		if (s->thread)
+			p->threads[s->thread - 1].samples += t.weight;
+		p->total += t.weight;
+		if (t.stack) {
+			kept[ns] = p->stacks[t.stack - 1];
+			t.stack = (uint32_t)++ns;
+		}
+		p->ticks[n++] = t;
+	}
+	free(p->stacks);
+	p->stacks = kept;
+	p->nticks = n;
+	p->nstacks = ns;
+	p->ticks_total = p->total;
+	size_t nb = 0;
+	for (size_t i = 0; i < p->nbuckets; i++) {
+		struct profile_bucket b = p->buckets[i];
+		uint64_t from = b.start_ns + shift, to = from + p->bucket_ns;
+		if (to <= r->from_ns || from >= r->to_ns)
+			continue;
+		*coarse += b.count;
+		if (from >= r->from_ns && to <= r->to_ns)
+			p->buckets[nb++] = b;
+	}
+	p->nbuckets = nb;
+	/* samples without a tick in range are gone, so that no report shows
+	 * a row of none */
+	uint32_t *renum = xmalloc((p->nsamples ? p->nsamples : 1) * sizeof *renum);
+	size_t kept_samples = 0;
+	for (size_t k = 0; k < p->nsamples; k++)
+		if (p->samples[k].count) {
+			renum[k] = (uint32_t)kept_samples;
+			p->samples[kept_samples++] = p->samples[k];
+		}
+	for (size_t i = 0; i < p->nticks; i++)
+		p->ticks[i].sample = renum[p->ticks[i].sample];
+	p->nsamples = kept_samples;
+	free(renum);
+	/* what the slice's samples cover, at the profile's own rate, so that
+	 * rates and the shortfall check read as for a whole profile */
+	double part = before ? (double)p->total / (double)before : 0;
+	p->cpu_ns = (uint64_t)((double)p->cpu_ns * part);
+	p->hdr.cpu_last_ns = p->hdr.cpu_start_ns + p->cpu_ns;
+	p->hdr.dropped = 0;
+	p->hdr.untimed = 0;
+	p->hdr.stacks_dropped = 0;
+	return 0;
+}

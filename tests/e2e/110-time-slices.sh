@@ -1,0 +1,86 @@
+# Time slices (issue 18): a program runs function phase_a for its first
+# second of wall-clock time, then phase_b for the next.  `--time=..1`
+# shows at least 95% phase_a and `--time=1..` at least 95% phase_b, in
+# report, annotate, source, diff, export and flame; the samples of the two
+# slices add up to the whole.  With a tick log of 4 KiB (PCT_TIME_AREA=4,
+# 256 ticks), the samples after it filled are counted per second
+# (buckets) and a slice says how many it leaves out.  A version 2 file,
+# a bad range and a process tree are handled.
+. "$(dirname "$0")/lib.sh"
+command -v cc >/dev/null || fail "no C compiler"
+cat >phases.c <<'EOS'
+#include <stdio.h>
+#include <time.h>
+static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }
+static volatile unsigned long sink;
+/* each runs until its end (CLOCK_MONOTONIC), reading the clock every
+ * 200,000 iterations, so that the clock's own time stays small */
+__attribute__((noinline)) void phase_a(double end) { while (now() < end) for (long i = 0; i < 200000; i++) sink += i; }
+__attribute__((noinline)) void phase_b(double end) { while (now() < end) for (long i = 0; i < 200000; i++) sink ^= i; }
+int main(void) { double t0 = now(); phase_a(t0 + 1.0); phase_b(t0 + 2.0); return 0; }
+EOS
+cc -O1 -g -o phases phases.c || fail "cc"
+"$PCTBIN" record -o p.pct ./phases 2>rec.err || fail "record: $(cat rec.err)"
+
+# samples FILE.tsv: the samples of a report
+samples() { awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { n += $c["samples"] } END { print n + 0 }' "$1"; }
+"$PCTBIN" report --format=tsv p.pct >all.tsv || fail "report"
+"$PCTBIN" report --format=tsv --time=..1 p.pct >first.tsv 2>first.err || fail "report --time=..1: $(cat first.err)"
+"$PCTBIN" report --format=tsv --time=1.. p.pct >second.tsv 2>second.err || fail "report --time=1..: $(cat second.err)"
+a=$(share_of first.tsv function phase_a)
+b=$(share_of second.tsv function phase_b)
+na=$(samples first.tsv) nb=$(samples second.tsv) n=$(samples all.tsv)
+echo "first second: phase_a $a% of $na samples; second: phase_b $b% of $nb; whole: $n"
+awk -v a="$a" -v b="$b" 'BEGIN { exit !(a >= 95 && b >= 95) }' || fail "slices: phase_a $a% in ..1, phase_b $b% in 1..: $(cat first.tsv second.tsv)"
+[ "$na" -ge 100 ] && [ "$nb" -ge 100 ] || fail "too few samples in a slice: $na, $nb"
+[ $((na + nb)) -eq "$n" ] || fail "the slices hold $na + $nb samples, the whole $n"
+[ ! -s first.err ] && [ ! -s second.err ] || fail "a slice warned: $(cat first.err second.err)"
+
+# the same option on every command that reads samples
+"$PCTBIN" annotate --time=1.. -n 1 p.pct >ann.txt || fail "annotate --time"
+head -1 ann.txt | grep -q '^# phase_b ' || fail "annotate --time=1.. does not start with phase_b: $(head -3 ann.txt)"
+"$PCTBIN" source --time=..1 -n 1 p.pct >src.txt || fail "source --time"
+# the hot line is phase_a's; phase_b's line has no samples (only its number)
+grep -q '=>.*sink += i' src.txt && grep 'sink ^= i' src.txt | grep -Eq '^ +[0-9]+  ' ||
+	fail "source --time=..1 is not phase_a's: $(cat src.txt)"
+"$PCTBIN" record -g -o pg.pct ./phases 2>rec.err || fail "record -g: $(cat rec.err)"
+"$PCTBIN" export --format=folded --time=..1 pg.pct >f1.txt || fail "export --time"
+awk '{ n += $NF; if ($0 ~ /phase_a/) a += $NF } END { exit !(n > 0 && a / n >= 0.95) }' f1.txt ||
+	fail "export --time=..1 is not mostly phase_a: $(cat f1.txt)"
+"$PCTBIN" flame --time=1.. -o fl.svg pg.pct || fail "flame --time"
+grep -q 'phase_b' fl.svg && ! grep -q 'phase_a' fl.svg || fail "flame --time=1.. draws phase_a or lacks phase_b"
+"$PCTBIN" diff --format=tsv --time=..1 p.pct p.pct >d.tsv || fail "diff --time"
+awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $1 == "phase_b" && $c["base_samples"] > 0 { bad = 1 } END { exit bad }' d.tsv ||
+	fail "diff --time=..1 counts phase_b: $(cat d.tsv)"
+
+# bad ranges: usage errors
+for r in 1 abc 2..1 1..1 -1..2 ..x; do
+	"$PCTBIN" report --time="$r" p.pct >/dev/null 2>bad.err
+	[ $? -eq 2 ] || fail "--time=$r does not exit 2: $(cat bad.err)"
+	grep -q 'bad time range' bad.err || fail "--time=$r: $(cat bad.err)"
+done
+
+# a version 2 file (no time): the report works, --time names the file and exits 1
+cp p.pct v2.pct
+printf '\002' | dd of=v2.pct bs=1 seek=8 conv=notrunc status=none
+"$PCTBIN" report --format=tsv v2.pct >v2.tsv || fail "report of a version 2 file"
+[ "$(samples v2.tsv)" -eq "$n" ] || fail "version 2 file: $(samples v2.tsv) samples, not $n"
+"$PCTBIN" report --time=..1 v2.pct >/dev/null 2>v2.err
+[ $? -eq 1 ] && grep -q "v2.pct.*no sample times" v2.err || fail "--time on a version 2 file: $(cat v2.err)"
+
+# a full tick log: the rest is counted per second, and a slice says so
+PCT_TIME_AREA=4 "$PCTBIN" record -o small.pct ./phases 2>rec.err || fail "record small: $(cat rec.err)"
+"$PCTBIN" report --format=tsv --time=1.. small.pct >small.tsv 2>small.err || fail "report small"
+grep -q 'samples in the time range are known only to the second' small.err || fail "no note of coarse samples: $(cat small.err)"
+nc=$(sed -n 's/^pct: warning: \([0-9]*\) samples in the time range.*/\1/p' small.err)
+[ "${nc:-0}" -ge 100 ] || fail "only ${nc:-0} coarse samples in 1..: $(cat small.err)"
+
+# a process tree: two runs one after the other; the second second is the
+# first run's phase_b, the fourth the second run's
+"$PCTBIN" record -o tree.pct sh -c './phases; ./phases' 2>rec.err || fail "record tree: $(cat rec.err)"
+"$PCTBIN" report --format=tsv --time=3.. tree.pct >t3.tsv || fail "report tree --time=3.."
+"$PCTBIN" report --format=tsv --time=2..3 tree.pct >t2.tsv || fail "report tree --time=2..3"
+b3=$(share_of t3.tsv function phase_b) a2=$(share_of t2.tsv function phase_a)
+echo "tree: phase_b $b3% of 3..; phase_a $a2% of 2..3"
+awk -v a="$a2" -v b="$b3" 'BEGIN { exit !(a >= 90 && b >= 90) }' || fail "tree slices: $(cat t2.tsv t3.tsv)"
+pass "phase_a $a% of ..1, phase_b $b% of 1..; slices add up; every command slices; v2, bad ranges, coarse samples ($nc), a tree"
