@@ -59,7 +59,11 @@ int export_timed_load(const struct pset *s, struct export_timed *t, char *err, s
 	for (size_t i = 0; i < s->nprofiles; i++) {
 		const struct profile *p = &s->profiles[i];
 		if (!p->timed) {
-			snprintf(err, errlen, "%s: no sample times (format version 2; record it again)", p->file);
+			if (p->hdr.version < 3)
+				snprintf(err, errlen, "%s: no sample times (format version %u; record it again)", p->file,
+					 (unsigned)p->hdr.version);
+			else
+				snprintf(err, errlen, "%s: no sample times (the file has no time log)", p->file);
 			return -1;
 		}
 		if (p->hdr.clock_start_ns < t->origin_ns)

@@ -257,10 +257,9 @@ for mode in plain g; do
 		$mode.perf-script.txt ss-$mode.perf-script.txt.json || fail "$mode: speedscope disagrees with pct report"
 done
 
-# a version 2 file has no sample times: both formats refuse it, naming it.
-# mkprofile writes no time log (ticks_max 0), so its file with the version
-# set to 2 is a valid version 2 file; as version 3 it is a file whose
-# samples all lack an exact time: left out, with one note saying how many.
+# a version 2 file has no sample times: both formats refuse it, naming
+# it.  mkprofile writes no time log, so its file with the version set to
+# 2 is a valid version 2 file.
 printf 'module\tbuild_id\toffset\tsamples\n/x/prog\t\t0x10\t50\n/x/lib\t\t0x20\t30\n' | "$PROGS/mkprofile" v3.pct ||
 	fail "mkprofile"
 python3 -c 'import sys; d = bytearray(open(sys.argv[1], "rb").read()); d[8:12] = (2).to_bytes(4, "little")
@@ -272,15 +271,49 @@ for fmt in speedscope perf-script; do
 	echo "version 2, $fmt: exit $rc: $(cat err.txt)"
 	[ $rc = 1 ] && grep -q "v2.pct: no sample times (format version 2; record it again)" err.txt && [ ! -s out.txt ] ||
 		fail "a version 2 file, --format=$fmt: exit $rc, $(cat err.txt)"
-	"$PCTBIN" export --format=$fmt v3.pct >out.txt 2>err.txt || fail "--format=$fmt of a file without ticks: $(cat err.txt)"
-	echo "no ticks, $fmt: $(cat err.txt)"
-	[ "$(grep -c . err.txt)" = 1 ] && grep -q "export: 80 of 80 samples have no exact time" err.txt ||
-		fail "--format=$fmt of a file without ticks said: $(cat err.txt)"
-	if [ $fmt = speedscope ]; then
-		node -e 'process.exit(JSON.parse(require("fs").readFileSync(0, "utf8")).profiles.length)' <out.txt ||
-			fail "a file without ticks has profiles: $(head -c 300 out.txt)"
-	else
-		[ ! -s out.txt ] || fail "a file without ticks has perf-script samples: $(head -5 out.txt)"
-	fi
 done
+
+# a tick log of 4 KiB (PCT_TIME_AREA=4) fills: the samples after it have no
+# exact time; both formats leave them out, with one note giving their
+# number, and hold the others
+PCT_TIME_AREA=4 "$PCTBIN" record -o full.pct ./two 1.2 >/dev/null 2>rec.err || fail "record full: $(cat rec.err)"
+"$PCTBIN" report --by=thread --format=tsv full.pct >full-threads.tsv || fail "report full"
+total=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next } { t += $k["samples"] } END { print t }' full-threads.tsv)
+for fmt in speedscope perf-script; do
+	"$PCTBIN" export --format=$fmt full.pct >full.$fmt 2>err.txt || fail "export $fmt of full.pct: $(cat err.txt)"
+	echo "full tick log, $fmt: $(cat err.txt)"
+	[ "$(grep -c . err.txt)" = 1 ] || fail "--format=$fmt of a full tick log said: $(cat err.txt)"
+	left=$(sed -n "s/^pct: export: \([0-9]*\) of $total samples have no exact time .*left out$/\1/p" err.txt)
+	[ -n "$left" ] && [ "$left" -ge 100 ] || fail "--format=$fmt: no note of $total samples, at least 100 left out: $(cat err.txt)"
+done
+# the samples kept: speedscope's weights / the period; perf-script's periods / the period
+period=$(period_of full.pct)
+node -e '
+const fs = require("fs"), [total, left, period_s] = process.argv.slice(1).map(Number);
+const f = JSON.parse(fs.readFileSync("full.speedscope", "utf8"));
+const w = f.profiles.reduce((a, p) => a + p.weights.reduce((x, y) => x + y, 0), 0);
+const t = fs.readFileSync("full.perf-script", "utf8").split("\n").map(l => /^\S.* \d+\/\d+ \d+\.\d{6}: (\d+) /.exec(l)).filter(m => m)
+	.reduce((a, m) => a + Number(m[1]), 0);
+const ns = period_s * 1e9, kept = total - left;
+console.log(`kept: pct ${kept}; speedscope ${(w / ns).toFixed(1)}; perf-script ${(t / ns).toFixed(1)} samples`);
+process.exit(Math.abs(w / ns - kept) <= 0.005 * kept + 1 && Math.abs(t / ns - kept) <= 0.005 * kept + 1 ? 0 : 1);
+' "$total" "$left" "$period" || fail "the exports do not hold the samples with a time"
+
+# names with terminal escapes and invalid UTF-8 (tests/progs/escnames.c):
+# both exports show them as \xNN (escape.h), never raw; the JSON parses
+# and holds the escaped name, as pct report shows it
+[ -x "$PROGS/escnames" ] || fail "$PROGS/escnames is not built (make progs)"
+prog=$'esc\e]0;x\a\x9bprog'
+cp "$PROGS/escnames" "$prog" || fail "cp"
+"$PCTBIN" record -g -o e.pct "./$prog" 0.3 $'arg\e[2J\a\x9b\xff\\' >/dev/null 2>&1 || fail "record escnames"
+fn='hot\x1b[2J\x1b]0;title\x07\x9b\xfffn'
+for fmt in speedscope perf-script; do
+	"$PCTBIN" export --format=$fmt e.pct >e.$fmt 2>e.err || fail "export $fmt of escaped names: $(cat -v e.err)"
+	[ "$(LC_ALL=C grep -c $'[\e\a\x9b\xff]' e.$fmt e.err | awk -F: '{ n += $2 } END { print n }')" = 0 ] ||
+		fail "$fmt: raw escapes: $(LC_ALL=C grep -a $'[\e\a\x9b]' e.$fmt e.err | head -2 | cat -v)"
+	[ $fmt = speedscope ] || grep -qF " $fn+0x" e.$fmt || fail "$fmt: the function is not shown escaped: $(head -c 600 e.$fmt | cat -v)"
+done
+node -e 'const f = JSON.parse(require("fs").readFileSync("e.speedscope", "utf8"));
+process.exit(f.shared.frames.some(x => x.name === process.argv[1]) ? 0 : 1)' "$fn" ||
+	fail "speedscope: no frame named $fn"
 pass "speedscope $SPEEDSCOPE_VERSION imports both exports: the threads and samples of pct report"
