@@ -299,6 +299,34 @@ console.log(`kept: pct ${kept}; speedscope ${(w / ns).toFixed(1)}; perf-script $
 process.exit(Math.abs(w / ns - kept) <= 0.005 * kept + 1 && Math.abs(t / ns - kept) <= 0.005 * kept + 1 ? 0 : 1);
 ' "$total" "$left" "$period" || fail "the exports do not hold the samples with a time"
 
+# a process tree: one profile per process and thread, each with the
+# samples of its row of pct report --by=thread; perf-script in time order
+# over both processes
+"$PCTBIN" record -o tree.pct sh -c './two 0.3; ./two 0.3' >/dev/null 2>rec.err || fail "record tree: $(cat rec.err)"
+"$PCTBIN" report --by=thread --format=tsv tree.pct >tree-threads.tsv || fail "report tree"
+"$PCTBIN" export --format=speedscope -o tree.json tree.pct || fail "export speedscope of a tree"
+"$PCTBIN" export --format=perf-script -o tree.txt tree.pct || fail "export perf-script of a tree"
+node -e '
+const fs = require("fs"), path = require("path"), [npmdir] = process.argv.slice(1);
+const rows = fs.readFileSync("tree-threads.tsv", "utf8").trim().split("\n").map(l => l.split("\t"));
+const col = Object.fromEntries(rows[0].map((k, i) => [k, i]));
+const want = new Map(rows.slice(1).map(r => [r[col.pid] + "/" + r[col.tid], Number(r[col.samples])]));
+const total = [...want.values()].reduce((a, b) => a + b, 0);
+const Ajv = require(path.join(npmdir, "node_modules/ajv"));
+const ok = new Ajv({ strict: false }).compile(JSON.parse(fs.readFileSync(path.join(npmdir,
+	"node_modules/speedscope/dist/release/file-format-schema.json"))))(JSON.parse(fs.readFileSync("tree.json", "utf8")));
+const f = JSON.parse(fs.readFileSync("tree.json", "utf8"));
+const w = f.profiles.map(p => [/pid (\d+), tid (\d+)\)$/.exec(p.name).slice(1).join("/"), p.weights.reduce((a, b) => a + b, 0)]);
+const all = w.reduce((a, [, x]) => a + x, 0);
+const got = w.map(([k, x]) => k + " " + Math.round(total * x / all)).sort().join(", ");
+const exp = [...want].map(([k, n]) => k + " " + n).sort().join(", ");
+const times = fs.readFileSync("tree.txt", "utf8").split("\n").map(l => /^\S.* (\d+)\/\d+ (\d+\.\d{6}): /.exec(l)).filter(m => m);
+const pids = new Set(times.map(m => m[1]));
+const ordered = times.every((m, i) => i === 0 || Number(times[i - 1][2]) <= Number(m[2]));
+console.log(`tree: valid ${ok}; speedscope ${got}; pct report ${exp}; perf-script ${times.length} samples of ${pids.size} processes, in time order: ${ordered}`);
+process.exit(ok && got === exp && want.size >= 4 && pids.size === 2 && ordered ? 0 : 1);
+' "$npmdir" || fail "the exports of the process tree disagree with pct report"
+
 # names with terminal escapes and invalid UTF-8 (tests/progs/escnames.c):
 # both exports show them as \xNN (escape.h), never raw; the JSON parses
 # and holds the escaped name, as pct report shows it
