@@ -284,7 +284,7 @@ for fmt in speedscope perf-script; do
 	echo "full tick log, $fmt: $(cat err.txt)"
 	[ "$(grep -c . err.txt)" = 1 ] || fail "--format=$fmt of a full tick log said: $(cat err.txt)"
 	left=$(sed -n "s/^pct: export: \([0-9]*\) of $total samples have no exact time .*left out$/\1/p" err.txt)
-	# 256 ticks of 16 bytes: about half of the 600 samples, fewer than all unless ticks stand for 3 on average
+	# 256 ticks of 16 bytes: about half of the 600 samples, fewer than all unless a tick stands for over 2.3 samples on average
 	[ -n "$left" ] && [ "$left" -ge 1 ] || fail "--format=$fmt: no note of samples of $total left out: $(cat err.txt)"
 done
 # the samples kept: speedscope's weights / the period; perf-script's periods / the period
