@@ -475,6 +475,11 @@ static int finish(const char *file, const char *shown, const char *cmd, int with
 			warnx_("'%s' was written by pid %u, not by the command (pid %d)", shown, v[0].p.hdr.pid,
 			       (int)run->child);
 		summarize(&v[0].p, shown);
+		/* the file compacted: the runtime's reserve (the table's empty
+		 * slots, the unused tick log: 41 MB by default, sparse) gone */
+		char err[1024];
+		if (profile_replace(file, v[0].raw, v[0].rawlen, err, sizeof err) != 0)
+			warnx_("%s; the profile is left as the program wrote it", err);
 	} else if (n) {
 		sort(v, n, sizeof *v, cmp_run_file);
 		struct tree_member *m = xcalloc(n, sizeof *m);

@@ -9,11 +9,34 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "outfile.h"
 #include "profile.h"
 #include "pset.h"
 #include "util.h"
+
+unsigned profile_file_mode(const void *data, size_t size)
+{
+	struct pct_header h;
+	memset(&h, 0, sizeof h);
+	memcpy(&h, data, size < sizeof h ? size : sizeof h);
+	return h.stacks_offset ? 0600 : 0644;
+}
+
+int profile_replace(const char *path, const void *data, size_t size, char *err, size_t errlen)
+{
+	struct outfile o;
+	if (outfile_open(&o, path, err, errlen) != 0)
+		return -1;
+	if ((o.tmp && fchmod(fileno(o.fp), (mode_t)profile_file_mode(data, size)) != 0) ||
+	    fwrite(data, 1, size, o.fp) != size) {
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		outfile_abort(&o);
+		return -1;
+	}
+	return outfile_commit(&o, err, errlen);
+}
 
 static int cmp_mrow(const void *pa, const void *pb)
 {

@@ -64,13 +64,9 @@ int tree_write(const char *path, const struct tree_member *members, size_t n, ui
 	/* the runtime's modes, whatever the umask: 0644, or 0600 when a
 	 * profile holds call stacks (copies of raw stack memory) */
 	mode_t mode = 0644;
-	for (size_t i = 0; i < n; i++) {
-		struct pct_header ph;
-		memset(&ph, 0, sizeof ph);
-		memcpy(&ph, members[i].data, members[i].size < sizeof ph ? members[i].size : sizeof ph);
-		if (ph.stacks_offset)
+	for (size_t i = 0; i < n; i++)
+		if (profile_file_mode(members[i].data, members[i].size) == 0600)
 			mode = 0600;
-	}
 	struct outfile o;
 	if (outfile_open(&o, path, err, errlen) != 0)
 		goto out;

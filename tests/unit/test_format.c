@@ -209,8 +209,8 @@ static void test_stacks(void)
 		stack[i] = 0x5eed0000u + (uint64_t)i;
 	regs[ARCH_SP_INDEX] = (uint64_t)(uintptr_t)stack;
 	regs[ARCH_STACK_REGS - 1] = pc;
-	rt_stack_record(regs, a, 3, (uintptr_t)(stack + 40)); /* 320 bytes to stack_hi; 256 kept */
-	rt_stack_record(regs, 0, 1, 0);                        /* $PCT_STACK_BYTES: 256 */
+	rt_stack_record(regs, a, 3, (uintptr_t)(stack + 40), 0); /* 320 bytes to stack_hi; 256 kept */
+	rt_stack_record(regs, 0, 1, 0, 0);                     /* $PCT_STACK_BYTES: 256 */
 	uint64_t mapped = rt_g.hdr->file_size;
 	rt_sampling_stop();
 	rt_output_finish();

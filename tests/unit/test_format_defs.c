@@ -27,7 +27,7 @@ static void check_known(void)
 
 	/* the runtime's default file: 1024 modules, 256 KiB of strings, 4096
 	 * threads, 2^18 slots, no stacks (offsets of a file it wrote) */
-	CHECK(pct_layout(&l, 1024, 256 * 1024, 4096, 1u << 18, 0) == 0);
+	CHECK(pct_layout(&l, 1024, 256 * 1024, 4096, 1u << 18, 0, 0, 0) == 0);
 	CHECK(l.modules_offset == 4096);
 	CHECK(l.strings_offset == 94208);
 	CHECK(l.threads_offset == 356352);
@@ -36,27 +36,45 @@ static void check_known(void)
 	CHECK(l.file_size == 6778880);
 
 	/* the same with -g's default 64 MiB stack region */
-	CHECK(pct_layout(&l, 1024, 256 * 1024, 4096, 1u << 18, UINT64_C(64) << 20) == 0);
+	CHECK(pct_layout(&l, 1024, 256 * 1024, 4096, 1u << 18, UINT64_C(64) << 20, 0, 0) == 0);
 	CHECK(l.table_offset == 487424);
 	CHECK(l.stacks_offset == 6778880);
 	CHECK(l.file_size == 73887744);
 
 	/* `pct merge` of 7 modules, a 240-byte pool, 16 threads, 1024 slots */
-	CHECK(pct_layout(&l, 7, 240, 16, 1024, 0) == 0);
+	CHECK(pct_layout(&l, 7, 240, 16, 1024, 0, 0, 0) == 0);
 	CHECK(l.strings_offset == 4712);
 	CHECK(l.threads_offset == 4952);
 	CHECK(l.table_offset == 8192);
 	CHECK(l.file_size == 32768);
 
 	/* a pool whose end is not 8-aligned: the threads start at the next 8 */
-	CHECK(pct_layout(&l, 7, 241, 16, 1024, 0) == 0);
+	CHECK(pct_layout(&l, 7, 241, 16, 1024, 0, 0, 0) == 0);
 	CHECK(l.threads_offset == 4960);
 
 	/* a table that ends mid-page: the stacks start on the next page */
-	CHECK(pct_layout(&l, 1, 1, 1, 1, 1) == 0);
+	CHECK(pct_layout(&l, 1, 1, 1, 1, 1, 0, 0) == 0);
 	CHECK(l.table_offset == 8192);
 	CHECK(l.stacks_offset == 12288);
 	CHECK(l.file_size == 12289);
+
+	/* version 3's default: a 32 MiB tick log (2^21 ticks) and 65536
+	 * buckets after the table, then -g's stacks, last (a file it wrote
+	 * is 41381888 bytes) */
+	CHECK(pct_layout(&l, 1024, 256 * 1024, 4096, 1u << 18, 0, 1u << 21, 65536) == 0);
+	CHECK(l.ticks_offset == 6778880);
+	CHECK(l.buckets_offset == 40333312);
+	CHECK(l.stacks_offset == 0);
+	CHECK(l.file_size == 41381888);
+	CHECK(pct_layout(&l, 1024, 256 * 1024, 4096, 1u << 18, UINT64_C(64) << 20, 1u << 21, 65536) == 0);
+	CHECK(l.stacks_offset == 41381888);
+	CHECK(l.file_size == 108490752);
+	/* each region starts on a page */
+	CHECK(pct_layout(&l, 1, 1, 1, 1, 1, 1, 1) == 0);
+	CHECK(l.ticks_offset == 12288 && l.buckets_offset == 16384 && l.stacks_offset == 20480);
+	CHECK(l.file_size == 20481);
+	/* the tick log wraps */
+	CHECK(pct_layout(&l, 0, 0, 0, 1, 0, UINT64_MAX / 8, 0) == -1);
 }
 
 static int aligned(uint64_t x, uint64_t a)
@@ -83,7 +101,7 @@ static void check_grid(void)
 	for (size_t e = 0; e < sizeof stacks / sizeof *stacks; e++) {
 		struct pct_layout l;
 		cases++;
-		if (pct_layout(&l, mods[a], strs[b], thr[c], slots[d], stacks[e]) != 0) {
+		if (pct_layout(&l, mods[a], strs[b], thr[c], slots[d], stacks[e], 0, 0) != 0) {
 			bad++;
 			continue;
 		}
@@ -115,14 +133,14 @@ static void check_grid(void)
 
 static void check_overflow(void)
 {
-	struct pct_layout l = { 1, 1, 1, 1, 1, 1 };
-	CHECK(pct_layout(&l, 1024, 0, 16, UINT64_C(1) << 60, 0) == -1);   /* 2^60 x 24 bytes */
+	struct pct_layout l = { 1, 1, 1, 1, 1, 1, 1, 1 };
+	CHECK(pct_layout(&l, 1024, 0, 16, UINT64_C(1) << 60, 0, 0, 0) == -1);   /* 2^60 x 24 bytes */
 	CHECK(l.modules_offset == 0 && l.table_offset == 0 && l.file_size == 0);
-	CHECK(pct_layout(&l, 0, UINT64_MAX - 100, 0, 0, 0) == -1);      /* the pool wraps */
-	CHECK(pct_layout(&l, 0, 0, 0, 1, UINT64_MAX - 4096) == -1);     /* the stacks wrap */
-	CHECK(pct_layout(&l, UINT64_MAX / 88 + 1, 0, 0, 0, 0) == -1);   /* the modules wrap */
+	CHECK(pct_layout(&l, 0, UINT64_MAX - 100, 0, 0, 0, 0, 0) == -1);      /* the pool wraps */
+	CHECK(pct_layout(&l, 0, 0, 0, 1, UINT64_MAX - 4096, 0, 0) == -1);     /* the stacks wrap */
+	CHECK(pct_layout(&l, UINT64_MAX / 88 + 1, 0, 0, 0, 0, 0, 0) == -1);   /* the modules wrap */
 	/* the largest table that fits still does */
-	CHECK(pct_layout(&l, 0, 0, 0, (UINT64_MAX - 8192) / sizeof(struct pct_entry), 0) == 0);
+	CHECK(pct_layout(&l, 0, 0, 0, (UINT64_MAX - 8192) / sizeof(struct pct_entry), 0, 0, 0) == 0);
 }
 
 static void check_events(void)
