@@ -273,18 +273,19 @@ for fmt in speedscope perf-script; do
 		fail "a version 2 file, --format=$fmt: exit $rc, $(cat err.txt)"
 done
 
-# a tick log of 4 KiB (PCT_TIME_AREA=4) fills: the samples after it have no
+# a tick log of 1 KiB (PCT_TIME_AREA=1) fills: the samples after it have no
 # exact time; both formats leave them out, with one note giving their
 # number, and hold the others
-PCT_TIME_AREA=4 "$PCTBIN" record -o full.pct ./two 1.2 >/dev/null 2>rec.err || fail "record full: $(cat rec.err)"
+PCT_TIME_AREA=1 "$PCTBIN" record -o full.pct ./two 1.2 >/dev/null 2>rec.err || fail "record full: $(cat rec.err)"
 "$PCTBIN" report --by=thread --format=tsv full.pct >full-threads.tsv || fail "report full"
 total=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next } { t += $k["samples"] } END { print t }' full-threads.tsv)
 for fmt in speedscope perf-script; do
 	"$PCTBIN" export --format=$fmt full.pct >full.$fmt 2>err.txt || fail "export $fmt of full.pct: $(cat err.txt)"
 	echo "full tick log, $fmt: $(cat err.txt)"
-	[ "$(grep -c . err.txt)" = 1 ] || fail "--format=$fmt of a full tick log said: $(cat err.txt)"
+	[ "$(grep -c . err.txt)" = 1 ] ||
+		fail "--format=$fmt of a full tick log ($total samples; $(grep -c ': [0-9]* cpu:$' full.perf-script 2>/dev/null) ticks in perf-script) said: $(cat err.txt)"
 	left=$(sed -n "s/^pct: export: \([0-9]*\) of $total samples have no exact time .*left out$/\1/p" err.txt)
-	# 256 ticks of 16 bytes: about half of the 600 samples, fewer than all unless a tick stands for over 2.3 samples on average
+	# 64 ticks of 16 bytes: fewer than the 600 samples unless a tick stands for over 9 on average
 	[ -n "$left" ] && [ "$left" -ge 1 ] || fail "--format=$fmt: no note of samples of $total left out: $(cat err.txt)"
 done
 # the samples kept: speedscope's weights / the period; perf-script's periods / the period
