@@ -192,6 +192,11 @@ PROGS += $(B)/tests/progs/jitcopy
 $(B)/tests/progs/jitcopy: tests/progs/jitcopy.c
 	@mkdir -p $(@D)
 	$(CC) $(PROG_CFLAGS) -o $@ $<
+# two threads that burn CPU one after the other (test 109, pct timeline)
+PROGS += $(B)/tests/progs/handoff
+$(B)/tests/progs/handoff: tests/progs/handoff.c tests/progs/burn.h
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -pthread -o $@ $<
 # call stacks must unwind without frame pointers (CFI only)
 $(B)/tests/progs/callchain: tests/progs/callchain.c tests/progs/burn.h
 	@mkdir -p $(@D)

@@ -10,14 +10,14 @@
 #    rounds, interleaved; the least time of each counts.  Printed: ns per
 #    sample above the floor, and after/before.
 # 2. File size: a program of T busy threads (1, 16) runs DURATION (default
-#    60) of wall-clock time under the preloaded runtime at 250 Hz (CPU
+#    60) s of wall-clock time under the preloaded runtime at 250 Hz (CPU
 #    timers) and 5 kHz (perf events); printed: the samples, the file's
-#    blocks on disk (stat %b x 512) and its size (ls -l), and the same
-#    with PCT_TIME_AREA=0, whose difference is the tick log's part.  This
-#    machine's cores (nproc) bound the CPU that 16 threads get, so the
-#    16-thread rows also give the bytes per sample, and the size per minute
-#    of 16 threads each busy on its own CPU follows from it (16 x rate x 60
-#    samples, at most 2^21 ticks; the rest in buckets).
+#    blocks on disk at the end and that per minute.  This machine's CPUs
+#    (nproc) bound what 16 threads get, so a second figure gives the size
+#    per minute at the full rate, T threads each on a CPU of its own: the
+#    run's blocks besides its ticks, plus 16 bytes per tick of T x rate x
+#    60 samples, at most 2^21 (the rest are counted in per-second buckets,
+#    a few KB).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 B=${PCT_BUILD:-build}
@@ -73,20 +73,23 @@ C
 cc -O2 -pthread -o busy busy.c
 echo
 echo "# file size: ${DURATION} s of wall-clock time per run, $(nproc) CPUs"
-printf "%-8s %-7s %9s %12s %12s %12s %10s %14s\n" threads rate samples disk_bytes size_bytes log_disk_bytes bytes/smp "MB/min(1 CPU each)"
-# samples FILE: samples + dropped, from the header (pct_format.h offsets 192, 200)
-samples() { od -An -t u8 -j 192 -N 16 "$1" | awk '{ print $1 + $2 }'; }
+echo "# measured: the samples, the file's blocks on disk (stat %b x 512) at the end, and that per minute;"
+echo "# full rate: the MB a minute of T threads each busy on a CPU of its own writes (T x rate x 60"
+echo "# samples: the disk bytes the run used besides its ticks, plus 16 bytes per tick up to 2^21)"
+printf "%-8s %-7s %9s %9s %12s %14s %14s\n" threads rate samples per_s disk_bytes "MB/min (meas.)" "MB/min (full)"
+# head FILE OFF: the u64 at byte OFF of the header (pct_format.h)
+head_u64() { od -An -t u8 -j "$2" -N 8 "$1" | tr -d ' '; }
 for t in 1 16; do
 	for hz in 250 5000; do
 		PCT="$dir/on.pct" PCT_HZ=$hz LD_PRELOAD="$LIB" ./busy $t "$DURATION"
-		PCT="$dir/off.pct" PCT_HZ=$hz PCT_TIME_AREA=0 LD_PRELOAD="$LIB" ./busy $t "$DURATION"
-		n=$(samples on.pct) d=$(($(stat -c %b on.pct) * 512)) s=$(stat -c %s on.pct)
-		z=$(($(stat -c %b off.pct) * 512)) nz=$(samples off.pct)
-		awk -v t=$t -v hz=$hz -v n="$n" -v d="$d" -v s="$s" -v z="$z" -v nz="$nz" 'BEGIN {
-			per = (d - z) / n
-			full = t * hz * 60; ticks = full < 2097152 ? full : 2097152
-			printf "%-8d %-7d %9d %12d %12d %12d %10.1f %14.2f\n", t, hz, n, d, s, d - z, per,
-				(z + ticks * 16) / 1e6 }'
-		rm -f on.pct off.pct
+		n=$(( $(head_u64 on.pct 192) + $(head_u64 on.pct 200) )) ticks=$(head_u64 on.pct 336)
+		d=$(($(stat -c %b on.pct) * 512))
+		awk -v t=$t -v hz=$hz -v n="$n" -v d="$d" -v ticks="$ticks" -v s="$DURATION" 'BEGIN {
+			# the ticks took whole 64 KiB runs of blocks
+			logd = int((ticks * 16 + 65535) / 65536) * 65536
+			full = t * hz * 60; kept = full < 2097152 ? full : 2097152
+			printf "%-8d %-7d %9d %9.0f %12d %14.2f %14.2f\n", t, hz, n, n / s, d, d * 60 / s / 1e6,
+				(d - logd + kept * 16) / 1e6 }'
+		rm -f on.pct
 	done
 done

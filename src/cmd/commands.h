@@ -23,6 +23,7 @@ int cmd_report(int argc, char **argv);
 int cmd_source(int argc, char **argv);
 int cmd_sum(int argc, char **argv);
 int cmd_sym(int argc, char **argv);
+int cmd_timeline(int argc, char **argv);
 
 struct pset;
 /* What the commands share (common.c): load the profiles files[0..n) into

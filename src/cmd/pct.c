@@ -28,6 +28,7 @@ static const struct command {
 	{ "flame", cmd_flame, "write a flame graph of -g call stacks as a self-contained SVG" },
 	{ "annotate", cmd_annotate, "annotated disassembly of the hottest or a named function" },
 	{ "source", cmd_source, "annotated source listing, every line with its samples" },
+	{ "timeline", cmd_timeline, "when the samples were taken: each thread's activity over time" },
 	{ "dump", cmd_dump, "filter stage: samples as TSV (module, build_id, offset, samples)" },
 	{ "sym", cmd_sym, "filter stage: add the function to dump's TSV" },
 	{ "line", cmd_line, "filter stage: add the source file, line and inline chain" },

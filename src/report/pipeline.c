@@ -219,37 +219,36 @@ static char *hex_or_empty(char *buf, int have, uint64_t v)
 	return buf;
 }
 
-int pipeline_sum(const struct pset *s, const struct view *v, FILE *out, const struct sum_opts *o, struct error *e)
+/* The column named name, or NCOLS if view v has none of that name. */
+static size_t col_of(const struct view *v, const char *name)
 {
-	struct sum_keys k;
+	size_t c = 0;
+	while (c < NCOLS && strcmp(col_names[c], name) != 0)
+		c++;
+	if (c < NCOLS && ((!v->sym && (1u << c & SYM_COLS)) || (!v->line && (1u << c & LINE_COLS))))
+		return NCOLS;
+	return c;
+}
+
+int pipeline_group(const struct pset *s, const struct view *v, char *const *keys, size_t nkeys, struct agg *a,
+		   uint32_t **row_of, struct error *e)
+{
 	enum col col[16];
 	unsigned need = 0;
-	if (sum_keys_parse(o, &k, e) != 0)
-		return -1;
-	for (size_t i = 0; i < k.nkeys; i++) {
-		size_t c = 0;
-		while (c < NCOLS && strcmp(col_names[c], k.keys[i]) != 0)
-			c++;
-		if (c == COL_SAMPLES || s->nprofiles >> (64 - REF_SHIFT)) {
-			/* dump's merged counts as a key, or too many files for a
-			 * reference: the text route */
-			free(k.by);
-			return sum_through_text(s, v, out, o, e);
-		}
-		if (c == NCOLS || (!v->sym && (1u << c & SYM_COLS)) || (!v->line && (1u << c & LINE_COLS))) {
-			error_set(e, 2, "pipeline: no '%s' column to group by", k.keys[i]);
-			free(k.by);
-			return -1;
-		}
+	if (nkeys == 0 || nkeys > 16)
+		return error_set(e, 2, "pipeline: %zu columns to group by (1 to 16)", nkeys);
+	if (s->nprofiles >> (64 - REF_SHIFT))
+		return error_set(e, 1, "pipeline: %zu profiles, more than a reference can name", s->nprofiles);
+	for (size_t i = 0; i < nkeys; i++) {
+		size_t c = col_of(v, keys[i]);
+		if (c == NCOLS || c == COL_SAMPLES)
+			return error_set(e, 2, "pipeline: no '%s' column to group by", keys[i]);
 		col[i] = (enum col)c;
 		need |= 1u << c;
 	}
-	struct stage_meta m;
-	char *meta_text = NULL;
-	if (meta_of(s, &m, &meta_text, e) != 0) {
-		free(k.by);
-		return -1;
-	}
+	if (row_of)
+		for (size_t p = 0; p < s->nprofiles; p++)
+			row_of[p] = xmalloc((s->profiles[p].nsamples ? s->profiles[p].nsamples : 1) * sizeof **row_of);
 
 	/* Keys of the module and function only: a row per function name,
 	 * found again by the symtab's pointer to it (names are interned and
@@ -257,7 +256,7 @@ int pipeline_sum(const struct pset *s, const struct view *v, FILE *out, const st
 	const unsigned by_name = 1u << COL_MODULE | 1u << COL_BUILD_ID | 1u << COL_FUNCTION;
 	int memo = v->sym && (need & ~by_name) == 0;
 	struct u64map rows = { 0 };
-	struct agg a = { .nkeys = k.nkeys };
+	a->nkeys = nkeys;
 	uint64_t *refs;
 	size_t nb;
 	struct bucket *b = buckets_of(s, &refs, &nb);
@@ -274,8 +273,9 @@ int pipeline_sum(const struct pset *s, const struct view *v, FILE *out, const st
 			break;
 		}
 		for (size_t r = b[j].first; r < b[j].first + b[j].n; r++) {
-			const struct profile *pr = &s->profiles[refs[r] >> REF_SHIFT];
-			const struct profile_sample *smp = &pr->samples[refs[r] & ((UINT64_C(1) << REF_SHIFT) - 1)];
+			const size_t pi = refs[r] >> REF_SHIFT, si = refs[r] & ((UINT64_C(1) << REF_SHIFT) - 1);
+			const struct profile *pr = &s->profiles[pi];
+			const struct profile_sample *smp = &pr->samples[si];
 			const struct profile_thread *t = smp->thread ? &pr->threads[smp->thread - 1] : NULL;
 			struct sym_cols sc = { 0 };
 			struct srcline sl;
@@ -284,13 +284,15 @@ int pipeline_sum(const struct pset *s, const struct view *v, FILE *out, const st
 				stage_sym_cols(st, smp->offset, &sc);
 			uint64_t *row = memo ? u64map_slot(&rows, (uintptr_t)sc.function) : NULL;
 			if (row && *row) {
-				agg_add_to(&a, *row - 1, smp->count);
+				agg_add_to(a, *row - 1, smp->count);
+				if (row_of)
+					row_of[pi][si] = (uint32_t)(*row - 1);
 				continue;
 			}
 			if (need & LINE_COLS)
 				line = stage_line_cols(st, sc.has_address, sc.address, smp->offset, &sl) == 0;
 			char num[16][24], *tmp[16] = { 0 }, *vals[16];
-			for (size_t i = 0; i < k.nkeys; i++) {
+			for (size_t i = 0; i < nkeys; i++) {
 				switch (col[i]) {
 				case COL_MODULE: vals[i] = module; break;
 				case COL_BUILD_ID: vals[i] = hex; break;
@@ -305,22 +307,56 @@ int pipeline_sum(const struct pset *s, const struct view *v, FILE *out, const st
 				case COL_FILE: vals[i] = line ? field(sl.file, &tmp[i]) : "[unknown]"; break;
 				case COL_LINE: snprintf(vals[i] = num[i], 24, "%d", line ? sl.line : 0); break;
 				case COL_INLINE: vals[i] = line ? field(sl.inlined, &tmp[i]) : ""; break;
-				default: vals[i] = ""; break;   /* COL_SAMPLES: the text route */
+				default: vals[i] = ""; break;   /* COL_SAMPLES: refused above */
 				}
 			}
-			size_t added = agg_add(&a, vals, smp->count);
+			size_t added = agg_add(a, vals, smp->count);
 			if (row)
 				*row = added + 1;
-			for (size_t i = 0; i < k.nkeys; i++)
+			if (row_of)
+				row_of[pi][si] = (uint32_t)added;
+			for (size_t i = 0; i < nkeys; i++)
 				free(tmp[i]);
 		}
 		free(module);
 		u64map_free(&rows);    /* the next module's names are others */
 	}
-	if (rc == 0)
-		sum_print(out, &a, k.keys, &m, o);
 	free(b);
 	free(refs);
+	if (rc != 0 && row_of)
+		for (size_t p = 0; p < s->nprofiles; p++) {
+			free(row_of[p]);
+			row_of[p] = NULL;
+		}
+	return rc;
+}
+
+int pipeline_sum(const struct pset *s, const struct view *v, FILE *out, const struct sum_opts *o, struct error *e)
+{
+	struct sum_keys k;
+	if (sum_keys_parse(o, &k, e) != 0)
+		return -1;
+	for (size_t i = 0; i < k.nkeys; i++) {
+		size_t c = col_of(v, k.keys[i]);
+		if (c == NCOLS)
+			break;         /* pipeline_group says so */
+		if (c == COL_SAMPLES || s->nprofiles >> (64 - REF_SHIFT)) {
+			/* dump's merged counts as a key, or too many files for a
+			 * reference: the text route */
+			free(k.by);
+			return sum_through_text(s, v, out, o, e);
+		}
+	}
+	struct stage_meta m;
+	char *meta_text = NULL;
+	if (meta_of(s, &m, &meta_text, e) != 0) {
+		free(k.by);
+		return -1;
+	}
+	struct agg a = { .nkeys = k.nkeys };
+	int rc = pipeline_group(s, v, k.keys, k.nkeys, &a, NULL, e);
+	if (rc == 0)
+		sum_print(out, &a, k.keys, &m, o);
 	stage_meta_free(&m);
 	free(meta_text);
 	agg_free(&a);

@@ -56,4 +56,19 @@ struct sum_opts;
  */
 int pipeline_sum(const struct pset *s, const struct view *v, FILE *out, const struct sum_opts *o, struct error *e);
 
+struct agg;
+/*
+ * The grouping of pipeline_sum, for a command that needs to know which row
+ * each sample went to (pct timeline): the samples of s grouped into a (its
+ * nkeys set here, rows unsorted) by the columns keys[0..nkeys) that view v's
+ * stages give ("module", "function", "tid"...; not "samples"), each key as
+ * the stages print it (escaped).  If row_of is not NULL (s->nprofiles
+ * pointers), row_of[p] becomes a malloc'd array whose entry i is the row
+ * number in a of sample i of profile p (free each).  Returns 0, or -1 with
+ * *e set: status 2 for a column v has not or a count of keys not 1..16; 1
+ * for a stage's error; row_of's arrays are then freed.
+ */
+int pipeline_group(const struct pset *s, const struct view *v, char *const *keys, size_t nkeys, struct agg *a,
+		   uint32_t **row_of, struct error *e);
+
 #endif

@@ -5,7 +5,8 @@
  * tree's file (tree_parse, whose members go through profile_parse); a profile that passes goes through
  * the report pipeline of four views, both as text (pipeline_run, then
  * stage_sum) and as `pct report` runs it (pipeline_sum), which must print
- * the same bytes, and then every export format (pct export) to /dev/null.
+ * the same bytes, then `pct timeline` (text and TSV, by thread and by
+ * function) and every export format (pct export) to /dev/null.
  * A crash, a sanitizer report, an exit or a hang is a finding.
  *
  * Built with clang -fsanitize=fuzzer,address,undefined by `make fuzz`;
@@ -24,6 +25,7 @@
 #include "pset.h"
 #include "stages.h"
 #include "symtab.h"
+#include "timeline.h"
 #include "tree.h"
 
 static unsigned runs;
@@ -54,6 +56,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		nv = 1;
 	}
 	free(copy);
+	/* half the inputs (by their last byte) are cut to a time slice, as
+	 * --time cuts them (profile_slice): 0.5 s to 1.5 s of each profile */
+	if (size && (data[size - 1] & 1)) {
+		const struct time_range r = { 500000000u, 1500000000u };
+		uint64_t coarse = 0;
+		for (size_t i = 0; i < nv; i++)
+			if (pv[i].timed && profile_slice(&pv[i], &r, pv[i].hdr.clock_start_ns, &coarse, err,
+							 sizeof err) != 0) {
+				fprintf(stderr, "fuzz: a timed profile cannot be sliced: %s\n", err);
+				abort();
+			}
+	}
 	memset(&s, 0, sizeof s);
 	size_t added = 0;
 	while (added < nv && pset_add(&s, &pv[added], err, sizeof err) == 0)
@@ -115,6 +129,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			agg_free(&folded);
 			agg_free(&totals);
 			agg_free(&callers);
+		}
+		/* pct timeline, by thread and by function, text and TSV (a
+		 * file without sample times is refused: that is all) */
+		for (int by = 0; by < 2; by++) {
+			struct timeline tl;
+			struct error e = { 0 };
+			size_t label, strip;
+			if (tl_load(&s, by ? TL_BY_FUNCTION : TL_BY_THREAD, 10, &tl, &e) != 0) {
+				free(e.msg);
+				continue;
+			}
+			tl_layout(&tl, &s, 80, 0, &label, &strip);
+			tl_bucket(&tl, &s, tl_nice_bucket(tl.span_ns, strip));
+			tl_print_text(&tl, &s, 80, 0, sink);
+			tl_print_tsv(&tl, &s, sink);
+			tl_free(&tl);
 		}
 		/* every export format, as `pct export` writes them (pprof
 		 * gzips to a dup of the stream's descriptor: a real file) */
