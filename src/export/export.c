@@ -59,11 +59,11 @@ int export_timed_load(const struct pset *s, struct export_timed *t, char *err, s
 	for (size_t i = 0; i < s->nprofiles; i++) {
 		const struct profile *p = &s->profiles[i];
 		if (!p->timed) {
-			if (p->hdr.version < 3)
-				snprintf(err, errlen, "%s: no sample times (format version %u; record it again)", p->file,
-					 (unsigned)p->hdr.version);
-			else
-				snprintf(err, errlen, "%s: no sample times (the file has no time log)", p->file);
+			/* the reasons as pct timeline gives them */
+			snprintf(err, errlen, "%s: no sample times (%s)", p->file,
+				 p->hdr.version < 3 ? "format version 2; record it again"
+				 : p->hdr.runs > 1 ? "pct merge keeps none; give the runs' own files"
+				 : "recorded with PCT_TIME_AREA=0; record it again");
 			return -1;
 		}
 		if (p->hdr.clock_start_ns < t->origin_ns)

@@ -56,7 +56,8 @@ int export_perfscript(const struct pset *s, FILE *out, char *err, size_t errlen)
  * whose time is known to the ns (the profiles' ticks), each with its call
  * stack.  export_timed_load() fails, with "FILE: no sample times (format
  * version 2; record it again)" in err, when a profile of the set has no
- * time log ("... (the file has no time log)" for a later version); it unwinds the set's -g stacks once (callstack_each), and
+ * time log (or "pct merge keeps none..." for a merged file, "recorded
+ * with PCT_TIME_AREA=0..." for one recorded without a log); it unwinds the set's -g stacks once (callstack_each), and
  * prints one note on standard error giving the samples left out because
  * their time is known only to a bucket or not at all.
  */

@@ -273,6 +273,18 @@ for fmt in speedscope perf-script; do
 		fail "a version 2 file, --format=$fmt: exit $rc, $(cat err.txt)"
 done
 
+# pct merge keeps no sample times, nor does a run with PCT_TIME_AREA=0:
+# refused, saying why
+"$PCTBIN" merge -o merged.pct plain.pct plain.pct 2>err.txt || fail "merge: $(cat err.txt)"
+PCT_TIME_AREA=0 "$PCTBIN" record -o nolog.pct ./two 0.1 >/dev/null 2>rec.err || fail "record nolog: $(cat rec.err)"
+for f in merged.pct:"pct merge keeps none" nolog.pct:"recorded with PCT_TIME_AREA=0"; do
+	"$PCTBIN" export --format=perf-script "${f%%:*}" >out.txt 2>err.txt
+	rc=$?
+	echo "${f%%:*}: exit $rc: $(cat err.txt)"
+	[ $rc = 1 ] && grep -qF "${f%%:*}: no sample times (${f#*:}" err.txt && [ ! -s out.txt ] ||
+		fail "${f%%:*}: exit $rc, $(cat err.txt)"
+done
+
 # a tick log of 1 KiB (PCT_TIME_AREA=1) fills: the samples after it have no
 # exact time; both formats leave them out, with one note giving their
 # number, and hold the others
