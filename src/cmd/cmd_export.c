@@ -32,6 +32,13 @@ static const char usage[] =
 	"                       instruction and line; calls with -g stacks)\n"
 	"  --format=folded      \"main;f;g 12\" lines for flamegraph.pl and speedscope\n"
 	"                       (needs stacks: pct record -g)\n"
+	"  --format=speedscope  speedscope's JSON file: one sampled profile per thread,\n"
+	"                       samples in time order, with their -g stacks\n"
+	"  --format=perf-script the text of `perf script` (comm, pid/tid, time, stack)\n"
+	"                       for speedscope and the Firefox Profiler\n"
+	"                       (both need sample times: a file of format version 3;\n"
+	"                       samples whose exact time was not kept are left out,\n"
+	"                       with a note)\n"
 	"  -o, --output=OUT     write to OUT: a regular file is replaced whole (a\n"
 	"                       temporary beside it, renamed), a device or FIFO is\n"
 	"                       written in place; see pct-export(1) for symlinks;\n"
@@ -53,6 +60,8 @@ static const struct {
 	{ "pprof", export_pprof, 1 },
 	{ "callgrind", export_callgrind, 0 },
 	{ "folded", export_folded, 0 },
+	{ "speedscope", export_speedscope, 0 },
+	{ "perf-script", export_perfscript, 0 },
 };
 
 int cmd_export(int argc, char **argv)
@@ -87,7 +96,7 @@ int cmd_export(int argc, char **argv)
 	while (f < sizeof formats / sizeof formats[0] && strcmp(formats[f].name, format) != 0)
 		f++;
 	if (f == sizeof formats / sizeof formats[0])
-		die_usage("export: unknown --format '%s' (gmon, gperftools, pprof, callgrind or folded)", format);
+		die_usage("export: unknown --format '%s' (gmon, gperftools, pprof, callgrind, folded, speedscope or perf-script)", format);
 	if (outname && strcmp(outname, "-") == 0)
 		outname = NULL;  /* -o -: standard output */
 	/* as gzip does: binary data never goes to a terminal */

@@ -1,8 +1,10 @@
 /* export.c - what the exporters share; see export.h. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "callstack.h"
 #include "export.h"
+#include "stats.h"
 #include "symtab.h"
 #include "util.h"
 
@@ -34,4 +36,125 @@ const char *export_function_file(struct symtab *st, uint64_t fn_start)
 		return f;
 	}
 	return symtab_srcline(st, fn_start, &sl) == 0 ? sl.file : "???";
+}
+
+/* callstack_each's callback: keep the stack's frames, by record */
+static void keep_stack(const struct cs_stack *st, void *arg)
+{
+	struct export_timed *t = arg;
+	const struct profile *p = &t->s->profiles[st->profile];
+	size_t i = (size_t)(st->rec - p->stacks);
+	grow(&t->frames, &t->capframes, t->nframes + st->nframes, sizeof *t->frames);
+	memcpy(t->frames + t->nframes, st->frames, st->nframes * sizeof *st->frames);
+	t->first[st->profile][i] = t->nframes;
+	t->count[st->profile][i] = (uint32_t)st->nframes;
+	t->nframes += st->nframes;
+}
+
+int export_timed_load(const struct pset *s, struct export_timed *t, char *err, size_t errlen)
+{
+	memset(t, 0, sizeof *t);
+	t->s = s;
+	t->origin_ns = UINT64_MAX;
+	for (size_t i = 0; i < s->nprofiles; i++) {
+		const struct profile *p = &s->profiles[i];
+		if (!p->timed) {
+			/* the reasons as pct timeline gives them */
+			snprintf(err, errlen, "%s: no sample times (%s)", p->file,
+				 p->hdr.version < 3 ? "format version 2; record it again"
+				 : p->hdr.runs > 1 ? "pct merge keeps none; give the runs' own files"
+				 : "recorded with PCT_TIME_AREA=0; record it again");
+			return -1;
+		}
+		if (p->hdr.clock_start_ns < t->origin_ns)
+			t->origin_ns = p->hdr.clock_start_ns;
+		t->timed += p->ticks_total;
+		t->untimed += p->total > p->ticks_total ? p->total - p->ticks_total : 0;
+	}
+	if (t->origin_ns == UINT64_MAX)
+		t->origin_ns = 0;
+	t->time = strcmp(s->profiles[0].hdr.dimension, "seconds") == 0;
+	t->period = stats_period(s->cpu_ns, s->total + s->dropped);
+	t->first = xcalloc(s->nprofiles ? s->nprofiles : 1, sizeof *t->first);
+	t->count = xcalloc(s->nprofiles ? s->nprofiles : 1, sizeof *t->count);
+	for (size_t i = 0; i < s->nprofiles; i++) {
+		size_t n = s->profiles[i].nstacks;
+		t->first[i] = xcalloc(n ? n : 1, sizeof **t->first);
+		t->count[i] = xcalloc(n ? n : 1, sizeof **t->count);
+	}
+	if (callstack_present(s))
+		callstack_each(s, keep_stack, t);
+	if (t->untimed)
+		note("export: %llu of %llu samples have no exact time (the time log was full: only their "
+		     "bucket is known; or none) and are left out", (unsigned long long)t->untimed,
+		     (unsigned long long)(t->untimed + t->timed));
+	return 0;
+}
+
+void export_timed_free(struct export_timed *t)
+{
+	for (size_t i = 0; t->first && i < t->s->nprofiles; i++) {
+		free(t->first[i]);
+		free(t->count[i]);
+	}
+	free(t->first);
+	free(t->count);
+	free(t->frames);
+	memset(t, 0, sizeof *t);
+}
+
+uint32_t export_tick_thread(const struct profile *p, const struct profile_tick *tk)
+{
+	if (tk->sample >= p->nsamples)
+		return UINT32_MAX;
+	uint32_t th = p->samples[tk->sample].thread;
+	return th > p->nthreads ? UINT32_MAX : th;
+}
+
+size_t export_tick_frames(const struct export_timed *t, size_t prof, const struct profile_tick *tk,
+			  const struct cs_frame **frames, struct cs_frame *tmp)
+{
+	const struct pset *s = t->s;
+	const struct profile *p = &s->profiles[prof];
+	if (tk->stack > 0 && tk->stack <= p->nstacks && t->count[prof][tk->stack - 1] > 0) {
+		*frames = t->frames + t->first[prof][tk->stack - 1];
+		return t->count[prof][tk->stack - 1];
+	}
+	if (tk->sample >= p->nsamples)
+		return 0;
+	/* no stack record: the sampled PC, placed as callstack.c places a frame */
+	const struct profile_sample *smp = &p->samples[tk->sample];
+	uint32_t m = pset_module_of(s, prof, smp);
+	tmp->module = PSET_NO_MODULE;
+	tmp->pc = tmp->addr = smp->offset;
+	if (smp->module != PROFILE_NO_MODULE) {
+		const struct profile_module *pm = &p->modules[smp->module];
+		tmp->pc = tmp->addr = pm->start + (smp->offset - pm->file_offset);
+		uint64_t addr;
+		if (m != PSET_NO_MODULE && symtab_addr(pset_symtab(&s->mods[m]), smp->offset, &addr) == 0) {
+			tmp->module = m;
+			tmp->addr = addr;
+		}
+	}
+	*frames = tmp;
+	return 1;
+}
+
+void export_place(const struct pset *s, size_t prof, const struct cs_frame *f, struct export_place *out)
+{
+	struct symbol sym;
+	memset(out, 0, sizeof *out);
+	out->addr = f->addr;
+	out->module = f->module;
+	if (f->module == PSET_NO_MODULE) {
+		out->module = pset_module_at(s, prof, f->pc, &out->addr);
+		if (out->module == PSET_NO_MODULE)
+			out->addr = f->pc;
+		return;
+	}
+	out->placed = 1;
+	if (symtab_function_at(pset_symtab(&s->mods[f->module]), f->addr, &sym) == 0) {
+		out->name = sym.name;
+		out->start = sym.start;
+	}
 }
