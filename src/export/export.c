@@ -55,19 +55,10 @@ int export_timed_load(const struct pset *s, struct export_timed *t, char *err, s
 {
 	memset(t, 0, sizeof *t);
 	t->s = s;
-	t->origin_ns = UINT64_MAX;
+	if (pset_time_origin(s, &t->origin_ns, err, errlen) != 0)
+		return -1;
 	for (size_t i = 0; i < s->nprofiles; i++) {
 		const struct profile *p = &s->profiles[i];
-		if (!p->timed) {
-			/* the reasons as pct timeline gives them */
-			snprintf(err, errlen, "%s: no sample times (%s)", p->file,
-				 p->hdr.version < 3 ? "format version 2; record it again"
-				 : p->hdr.runs > 1 ? "pct merge keeps none; give the runs' own files"
-				 : "recorded with PCT_TIME_AREA=0; record it again");
-			return -1;
-		}
-		if (p->hdr.clock_start_ns < t->origin_ns)
-			t->origin_ns = p->hdr.clock_start_ns;
 		t->timed += p->ticks_total;
 		t->untimed += p->total > p->ticks_total ? p->total - p->ticks_total : 0;
 	}

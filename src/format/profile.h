@@ -207,6 +207,11 @@ int time_range_parse(const char *arg, struct time_range *r, char *err, size_t er
  * it) and are not kept.  Returns 0, or -1 with "FILE: has no sample
  * times (format version 2)" in err.
  */
+/* Why p has no sample times ("format version 2; record it again", "pct
+ * merge keeps none; ...", "recorded with PCT_TIME_AREA=0; ..."), or NULL
+ * if it has them (p->timed). */
+const char *profile_untimed_why(const struct profile *p);
+
 int profile_slice(struct profile *p, const struct time_range *r, uint64_t origin_ns, uint64_t *coarse, char *err,
 		  size_t errlen);
 

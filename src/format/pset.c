@@ -129,6 +129,21 @@ uint64_t pset_cpu_before_ns(const struct pset *s)
 	return sum;
 }
 
+int pset_time_origin(const struct pset *s, uint64_t *origin_ns, char *err, size_t errlen)
+{
+	*origin_ns = UINT64_MAX;
+	for (size_t i = 0; i < s->nprofiles; i++) {
+		const struct profile *p = &s->profiles[i];
+		if (!p->timed) {
+			snprintf(err, errlen, "%s: no sample times (%s)", p->file, profile_untimed_why(p));
+			return -1;
+		}
+		if (p->hdr.clock_start_ns < *origin_ns)
+			*origin_ns = p->hdr.clock_start_ns;
+	}
+	return 0;
+}
+
 /* --time, if given (pset_time_option) */
 static struct time_range slice;
 static int slicing;

@@ -73,6 +73,12 @@ int pset_load(struct pset *s, char *const *files, size_t nfiles, char *err, size
 int pset_add(struct pset *s, struct profile *p, char *err, size_t errlen);
 void pset_free(struct pset *s);
 
+/* The set's time origin: the earliest start of sampling among its
+ * profiles (hdr.clock_start_ns, CLOCK_MONOTONIC ns), in *origin_ns.
+ * Returns 0, or -1 with "FILE: no sample times (why)" in err
+ * (profile_untimed_why) if a profile has none. */
+int pset_time_origin(const struct pset *s, uint64_t *origin_ns, char *err, size_t errlen);
+
 /* The global module of sample i of profile p, or PSET_NO_MODULE. */
 /*
  * The CPU time, ns, that the processes of the files used before sampling

@@ -189,12 +189,20 @@ int time_range_parse(const char *arg, struct time_range *r, char *err, size_t er
 	return 0;
 }
 
+const char *profile_untimed_why(const struct profile *p)
+{
+	if (p->timed)
+		return NULL;
+	return p->hdr.version < 3 ? "format version 2; record it again"
+	       : p->hdr.runs > 1  ? "pct merge keeps none; give the runs' own files"
+				  : "recorded with PCT_TIME_AREA=0; record it again";
+}
+
 int profile_slice(struct profile *p, const struct time_range *r, uint64_t origin_ns, uint64_t *coarse, char *err,
 		  size_t errlen)
 {
 	if (!p->timed)
-		return fail(err, errlen, p->file, "has no sample times (a format version 2 file, one made by pct "
-			    "merge, or one recorded with PCT_TIME_AREA=0): record it again to use --time");
+		return fail(err, errlen, p->file, "no sample times for --time (%s)", profile_untimed_why(p));
 	/* the profile's start on the range's clock: origin_ns is no later */
 	uint64_t shift = p->hdr.clock_start_ns > origin_ns ? p->hdr.clock_start_ns - origin_ns : 0;
 	uint64_t before = p->total + p->hdr.dropped;

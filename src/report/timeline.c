@@ -82,18 +82,10 @@ static uint32_t thread_of(const struct profile *p, uint32_t thread)
  * exact time. */
 static int load_span(const struct pset *s, struct timeline *tl, struct error *e)
 {
-	tl->origin_ns = UINT64_MAX;
+	char err[512];
 	tl->coarse_from_ns = UINT64_MAX;
-	for (size_t i = 0; i < s->nprofiles; i++) {
-		const struct profile *p = &s->profiles[i];
-		if (!p->timed)
-			return error_set(e, 1, "%s: no sample times (%s)", p->file,
-					 p->hdr.version < 3 ? "format version 2; record it again"
-					 : p->hdr.runs > 1 ? "pct merge keeps none; give the runs' own files"
-					 : "recorded with PCT_TIME_AREA=0; record it again");
-		if (p->hdr.clock_start_ns < tl->origin_ns)
-			tl->origin_ns = p->hdr.clock_start_ns;
-	}
+	if (pset_time_origin(s, &tl->origin_ns, err, sizeof err) != 0)
+		return error_set(e, 1, "%s", err);
 	tl->span_ns = 1;
 	for (size_t i = 0; i < s->nprofiles; i++) {
 		const struct profile *p = &s->profiles[i];
