@@ -221,11 +221,12 @@ static uint64_t room_for_file(void)
  * threads and buckets, 2^slots_log2 table slots, a tick log of ticks
  * records and a stack region of stacks bytes (0: none), and where the
  * regions start (pct_layout); UINT64_MAX if it would pass 2^64 bytes. */
-static uint64_t layout_size(unsigned slots_log2, uint64_t ticks, uint64_t stacks, struct pct_layout *lay)
+static uint64_t layout_size(unsigned slots_log2, uint64_t ticks, uint32_t buckets, uint64_t stacks,
+			    struct pct_layout *lay)
 {
 	const struct rt_ledger *l = &rt_g.led;
 	int bad = pct_layout(lay, l->modules_max, l->strings_size, l->threads_max, UINT64_C(1) << slots_log2, stacks,
-			     ticks, ticks ? l->buckets_slots : 0);
+			     ticks, ticks ? buckets : 0);
 	return bad ? UINT64_MAX : lay->file_size;
 }
 
@@ -272,7 +273,7 @@ int rt_output_prepare(const char *name, unsigned slots_log2, int derived)
 	store_cmdline();
 	struct pct_layout smallest;
 	if (layout_size(RT_MIN_SLOTS_LOG2, h.ticks_max ? RT_MIN_TIME_AREA / sizeof(struct pct_tick) : 0,
-			h.stacks_size ? RT_MIN_STACK_AREA : 0, &smallest) >
+			UINT32_C(1) << RT_MIN_BUCKETS_LOG2, h.stacks_size ? RT_MIN_STACK_AREA : 0, &smallest) >
 	    room_for_file()) {
 		rt_warn("the file size or address space limit leaves no room for the profile", name, 0);
 		munmap(out.staging, out.staging_size);
@@ -286,8 +287,9 @@ int rt_output_prepare(const char *name, unsigned slots_log2, int derived)
 /*
  * async-signal-safe: make the prepared file fit the program's limits
  * (room_for_file) before it exists: a smaller tick log first, then a
- * smaller stack region, then fewer table slots, down to RT_MIN_TIME_AREA,
- * RT_MIN_STACK_AREA and RT_MIN_SLOTS_LOG2.  The table is not in use yet,
+ * smaller bucket table, a smaller stack region, and fewer table slots,
+ * down to RT_MIN_TIME_AREA, RT_MIN_BUCKETS_LOG2, RT_MIN_STACK_AREA and
+ * RT_MIN_SLOTS_LOG2.  The table is not in use yet,
  * so its size may still change.  0 (with one note if it shrank), or -1 if
  * even the smallest file does not fit.
  */
@@ -301,9 +303,12 @@ static int fit_limits(void)
 	unsigned log2 = 64 - rt_g.slots_shift;
 	const uint64_t min_ticks = RT_MIN_TIME_AREA / sizeof(struct pct_tick);
 	uint64_t stacks = l->stacks_size, ticks = l->ticks_max, size;
+	uint32_t buckets = l->buckets_slots;
 	struct pct_layout lay;
-	while ((size = layout_size(log2, ticks, stacks, &lay)) > room) {
-		if (ticks > min_ticks) {
+	while ((size = layout_size(log2, ticks, buckets, stacks, &lay)) > room) {
+		if (buckets > UINT32_C(1) << RT_MIN_BUCKETS_LOG2 && ticks <= min_ticks) {
+			buckets /= 4;
+		} else if (ticks > min_ticks) {
 			uint64_t over = size - room, bytes = ticks * sizeof(struct pct_tick);
 			ticks = bytes > over + RT_MIN_TIME_AREA ? (bytes - over) / sizeof(struct pct_tick) : min_ticks;
 			ticks &= ~(uint64_t)(PCT_PAGE / sizeof(struct pct_tick) - 1);
@@ -323,18 +328,20 @@ static int fit_limits(void)
 	if (stacks && room - size >= PCT_PAGE) {  /* give the stacks what fewer slots freed */
 		uint64_t more = (room - size) & ~(uint64_t)(PCT_PAGE - 1);
 		stacks = stacks + more < l->stacks_size ? stacks + more : l->stacks_size;
-		size = layout_size(log2, ticks, stacks, &lay);
+		size = layout_size(log2, ticks, buckets, stacks, &lay);
 	}
 	h->table_slots = UINT64_C(1) << log2;
 	h->ticks_offset = lay.ticks_offset;
 	h->ticks_max = ticks;
 	h->buckets_offset = lay.buckets_offset;
+	h->buckets_slots = buckets;
 	h->stacks_offset = lay.stacks_offset;
 	h->stacks_size = stacks;
 	h->file_size = size;
 	l->ticks_offset = lay.ticks_offset;
 	l->ticks_max = ticks;
 	l->buckets_offset = lay.buckets_offset;
+	l->buckets_slots = buckets;
 	l->stacks_offset = lay.stacks_offset;
 	l->stacks_size = stacks;
 	l->file_size = size;

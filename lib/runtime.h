@@ -61,6 +61,7 @@
 #define RT_TIME_AREA_KB_MAX (4u << 20) /* 4 GiB, 2^28 ticks, below the format's 2^32 */
 #define RT_MIN_TIME_AREA (UINT64_C(64) << 10) /* the tick log shrinks to fit no further */
 #define RT_BUCKETS_LOG2 16             /* bucket table slots: thread-seconds after the log fills */
+#define RT_MIN_BUCKETS_LOG2 8          /* the bucket table shrinks to fit no further */
 #define RT_BUCKET_MS 1000              /* length of a bucket, ms */
 
 /*

@@ -1,6 +1,7 @@
 # A file size limit (ulimit -f 1000: 1,024,000 bytes) that the program
-# lives within: pct's profile (6.5 MiB, 70 MiB with -g) must not raise
-# SIGXFSZ, which kills.  pct shrinks the file to fit (fewer table slots, a
+# lives within: pct's profile (41 MB, 108 MB with -g) must not raise
+# SIGXFSZ, which kills.  pct shrinks the file to fit (a smaller tick log and
+# bucket table, fewer table slots, a
 # smaller stack area) and samples on.
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
