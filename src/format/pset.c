@@ -198,6 +198,8 @@ int pset_load(struct pset *s, char *const *files, size_t nfiles, char *err, size
 			}
 		free(v);
 	}
+	s->sliced = slicing;
+	s->slice = slice;
 	if (coarse)
 		warnx_("%llu samples in the time range are known only to the second (the tick log was full) "
 		       "and are left out", (unsigned long long)coarse);

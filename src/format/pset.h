@@ -42,6 +42,8 @@ struct pset {
 	uint64_t runs;                 /* runs summed: files, counting merged ones as their runs */
 	double expected;               /* samples expected at the requested period, all files
 					  (profile_expected_samples), or -1 if not CPU time */
+	int sliced;                    /* cut to the --time range slice (pset_time_option) */
+	struct time_range slice;
 };
 
 /*

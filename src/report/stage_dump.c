@@ -75,6 +75,15 @@ void stage_dump_meta(const struct pset *s, FILE *out)
 		live += incomplete && profile_live(&s->profiles[i]);
 	if (live)
 		fprintf(out, "#pct live=%zu\n", live);
+	/* a --time slice, only if there is one */
+	if (s->sliced) {
+		fprintf(out, "#pct slice_from_ns=%llu slice_to_ns=", (unsigned long long)s->slice.from_ns);
+		if (s->slice.to_ns == UINT64_MAX)
+			fputc('-', out);
+		else
+			fprintf(out, "%llu", (unsigned long long)s->slice.to_ns);
+		fputc('\n', out);
+	}
 	/* every process, in the set's order (a tree file's: the tree's), for
 	 * sum's process view: pid, and the command as its column holds it */
 	for (size_t i = 0; i < s->nprofiles; i++) {
@@ -129,6 +138,14 @@ void stage_meta_parse(char *const *comments, size_t ncomments, struct stage_meta
 				m->expected = e >= 0 ? m->expected + e : -1;
 			m->cpu_before_ns = m->cpu_before_ns + before < before ? UINT64_MAX : m->cpu_before_ns + before;
 			cpu_lines++;
+		} else if (strncmp(c, "#pct slice_from_ns=", 19) == 0) {
+			unsigned long long from, to;
+			char end[24];
+			if (sscanf(c, "#pct slice_from_ns=%llu slice_to_ns=%23s", &from, end) == 2) {
+				m->sliced = 1;
+				m->slice_from_ns = from;
+				m->slice_to_ns = strcmp(end, "-") == 0 || sscanf(end, "%llu", &to) != 1 ? UINT64_MAX : to;
+			}
 		} else if (strncmp(c, "#pct live=", 10) == 0) {
 			unsigned long long live;
 			if (sscanf(c, "#pct live=%llu", &live) == 1)

@@ -105,7 +105,15 @@ static void print_summary(FILE *out, const struct stage_meta *m, uint64_t total)
 		fprintf(out, ", so far: still running (%llu file%s being written)", (unsigned long long)m->live,
 			m->live == 1 ? "" : "s");
 	fprintf(out, "\n");
-	print_unsampled(out, m, total);
+	if (m->sliced) {
+		fprintf(out, "# --time: only the samples taken from %.3f s ", m->slice_from_ns / 1e9);
+		if (m->slice_to_ns == UINT64_MAX)
+			fputs("after the start to the end\n", out);
+		else
+			fprintf(out, "to %.3f s after the start\n", m->slice_to_ns / 1e9);
+	} else {
+		print_unsampled(out, m, total);  /* (of a whole run's CPU time) */
+	}
 	if (m->dropped)
 		fprintf(out, "# %llu more samples were dropped: the sample table was full (raise $PCT_SLOTS), "
 			"or the file system had no room for more of the profile\n",

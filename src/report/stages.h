@@ -68,6 +68,8 @@ struct stage_meta {
 	char mechanism[16];            /* "timer", "perf" or "" */
 	uint64_t incomplete;           /* files whose process never finished sampling */
 	uint64_t live;                 /* files still being written (live.h) */
+	int sliced;                    /* only the samples of a --time range */
+	uint64_t slice_from_ns, slice_to_ns; /* its ends, ns after the start; to: UINT64_MAX open */
 	char dimension[32];
 	char event[32];
 	char *file;                    /* malloc'd, or NULL */

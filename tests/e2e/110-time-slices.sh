@@ -43,6 +43,13 @@ size=$(stat -c %s p.pct)
 [ "$size" -lt 1048576 ] || fail "record's profile is $size bytes, not compacted"
 [ "$(stat -c %a p.pct)" = 644 ] || fail "record's profile has mode $(stat -c %a p.pct)"
 
+# the text report says it is a slice
+"$PCTBIN" report --time=0.5..1.25 p.pct | grep -qx '# --time: only the samples taken from 0.500 s to 1.250 s after the start' ||
+	fail "the report of a slice does not say so: $("$PCTBIN" report --time=0.5..1.25 p.pct | head -4)"
+"$PCTBIN" report --time=1.. p.pct | grep -qx '# --time: only the samples taken from 1.000 s after the start to the end' ||
+	fail "the report of an open slice does not say so"
+"$PCTBIN" report p.pct | grep -q -- '--time' && fail "a whole report speaks of --time"
+
 # the same option on every command that reads samples
 "$PCTBIN" annotate --time=1.. -n 1 p.pct >ann.txt || fail "annotate --time"
 head -1 ann.txt | grep -q '^# phase_b ' || fail "annotate --time=1.. does not start with phase_b: $(head -3 ann.txt)"
