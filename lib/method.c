@@ -45,12 +45,12 @@ int rt_method_choose(unsigned hz, int hz_explicit, const char *name)
 	/* A ring buffer per thread, drained at the tick, instead of a signal
 	 * per sample (threads.c), except where the handler must see each
 	 * sample's registers and stack (-g) or the wall sampler's period.
-	 * Sized for 50 ms of samples at 16 bytes each (a hardware event is
+	 * Sized for 50 ms of samples at 24 bytes each (IP and time; a hardware event is
 	 * taken as 10000 samples per second), 8 to 512 pages. */
 	m->ring_pages = 0;
 	if (m->mechanism == PCT_MECH_PERF && !rt_g.stack_bytes && d->event != PCT_EVENT_WALL) {
 		uint64_t per_s = d->default_period ? 10000 : 1000000000u / m->period;
-		uint64_t want = per_s * 16 / 20 / 4096 + 1;
+		uint64_t want = per_s * 24 / 20 / 4096 + 1;
 		m->ring_pages = 8;
 		while (m->ring_pages < want && m->ring_pages < 512)
 			m->ring_pages *= 2;

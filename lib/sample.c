@@ -293,7 +293,10 @@ static uint32_t time_log(uint32_t entry, uint32_t thread, uint64_t n, uint64_t w
 	struct pct_header *h = rt_g.hdr;
 	struct rt_ledger *l = &rt_g.led;
 	uint64_t t = when_ns > l->clock_start_ns ? when_ns - l->clock_start_ns : 0;
-	uint64_t idx = rt_load_relaxed(&l->ticks_used) < l->ticks_max ? rt_add_relaxed(&l->ticks_used, 1) : l->ticks_max;
+	/* (a weight past 32 bits, a wall sample after a very long stop, goes
+	 * to its bucket) */
+	uint64_t idx = rt_load_relaxed(&l->ticks_used) < l->ticks_max && n <= UINT32_MAX ?
+			       rt_add_relaxed(&l->ticks_used, 1) : l->ticks_max;
 	if (idx < l->ticks_max) {
 		struct pct_tick *k = &rt_g.ticks[idx];
 		/* reserved a 64 KiB run at a time, as the stack records are */
@@ -303,9 +306,17 @@ static uint32_t time_log(uint32_t entry, uint32_t thread, uint64_t n, uint64_t w
 			k->time_ns = t;
 			k->weight = (uint32_t)n;
 			rt_store_release(rt_shared(&k->entry), entry);
-			rt_store_relaxed(rt_shared(&h->ticks_used), idx + 1);
+			/* the header's count only grows (a handler that claimed an
+			 * earlier record may store after this one); a few tries,
+			 * as a hostile writer may change it */
+			uint64_t cur = rt_load_relaxed(rt_shared(&h->ticks_used));
+			for (int i = 0; i < 4 && cur < idx + 1; i++)
+				if (rt_cas(rt_shared(&h->ticks_used), &cur, idx + 1))
+					break;
 			return (uint32_t)idx + 1;
 		}
+		/* no room on the disk: the log is closed, as the stack region is */
+		rt_add_relaxed(&l->ticks_used, l->ticks_max);
 	}
 	if (rt_g.buckets == NULL || bucket_count(t, thread, n) != 0)
 		store_count(&h->untimed, &l->untimed, n);

@@ -478,9 +478,10 @@ struct parts {
 	struct slot *slots;                /* the table's used slots (malloc'd; taken by read_table) */
 	size_t nslots;
 	struct stack_src stacks;
-	const struct pct_tick *ticks;      /* nticks records of the tick log, or NULL */
+	const struct tick_rec *ticks;      /* the tick log's written records, nticks of them */
 	size_t nticks;
-	const struct pct_bucket *buckets;  /* the bucket table (hdr.buckets_slots), or NULL */
+	const struct bucket_rec *buckets;  /* the bucket table's used slots, nbuckets of them */
+	size_t nbuckets;
 };
 
 static uint64_t stacks_used(const struct pct_header *h)
@@ -549,7 +550,7 @@ static int assemble(struct profile *p, struct parts *r, const char *name, char *
 		slot_of[k] = r->slots[k].index;
 	int rc = read_table(p, &r->slots, r->nslots, name, err, errlen) != 0 ||
 			 read_stacks(p, &r->stacks, name, err, errlen) != 0 ||
-			 ticks_build(p, r->ticks, r->nticks, r->buckets, slot_of, name, err, errlen) != 0 ?
+			 ticks_build(p, r->ticks, r->nticks, r->buckets, r->nbuckets, slot_of, name, err, errlen) != 0 ?
 		 -1 : 0;
 	free(slot_of);
 	if (rc != 0)
@@ -576,6 +577,9 @@ static int assemble(struct profile *p, struct parts *r, const char *name, char *
 
 int profile_parse(const char *name, const void *data, size_t size, struct profile *p, char *err, size_t errlen)
 {
+	struct tick_rec *tr = NULL;
+	struct bucket_rec *br = NULL;
+	size_t tcap = 0, bcap = 0;
 	const char *buf = data;
 	struct parts r = { .stacks.fd = -1 };
 	size_t cap = 0;
@@ -604,17 +608,33 @@ int profile_parse(const char *name, const void *data, size_t size, struct profil
 	r.stacks.mem = buf + p->hdr.stacks_offset;
 	r.stacks.used = stacks_used(&p->hdr);
 	if (p->hdr.ticks_offset) {
-		r.ticks = (const struct pct_tick *)(buf + p->hdr.ticks_offset);
-		r.nticks = ticks_used(&p->hdr);
+		const struct pct_tick *t = (const struct pct_tick *)(buf + p->hdr.ticks_offset);
+		for (size_t i = 0, n = ticks_used(&p->hdr); i < n; i++)
+			if (t[i].entry) {
+				grow(&tr, &tcap, r.nticks + 1, sizeof *tr);
+				tr[r.nticks++] = (struct tick_rec){ i, t[i] };
+			}
+		r.ticks = tr;
 	}
-	if (p->hdr.buckets_offset)
-		r.buckets = (const struct pct_bucket *)(buf + p->hdr.buckets_offset);
+	if (p->hdr.buckets_offset) {
+		const struct pct_bucket *b = (const struct pct_bucket *)(buf + p->hdr.buckets_offset);
+		for (uint32_t i = 0; i < p->hdr.buckets_slots; i++)
+			if (b[i].key) {
+				grow(&br, &bcap, r.nbuckets + 1, sizeof *br);
+				br[r.nbuckets++] = (struct bucket_rec){ i, b[i] };
+			}
+		r.buckets = br;
+	}
 	if (assemble(p, &r, name, err, errlen) != 0)
 		goto bad;
+	free(tr);
+	free(br);
 	return 0;
 bad:
 	free(slots);
 	free(r.slots);                 /* read_table took them, unless it failed */
+	free(tr);
+	free(br);
 	profile_free(p);
 	return -1;
 }
@@ -630,15 +650,18 @@ static int read_header(int fd, uint64_t size, struct pct_header *h, const char *
 	return check_header(h, size, file, err, errlen);
 }
 
-/* The used slots of the sample table of the file at fd, read in chunks of
- * at most 1 MiB, each up to the next hole; holes (SEEK_DATA, SEEK_HOLE)
- * are empty slots and are not read. */
-static int read_slots(int fd, const struct pct_header *h, struct slot **slots, size_t *n, const char *file,
-		      char *err, size_t errlen)
+/*
+ * The records of es bytes at base of the file at fd, end of them, for
+ * which used() holds: each as its index (8 bytes) then the record, in
+ * *out (malloc'd; *n of them).  Read in chunks of at most 1 MiB, each up
+ * to the next hole; holes (SEEK_DATA, SEEK_HOLE) are unused records and
+ * are not read, so a sparse region costs what it holds, not its size.
+ */
+static int read_used(int fd, uint64_t base, size_t es, uint64_t end, int (*used)(const void *), void **out, size_t *n,
+		     const char *what, const char *file, char *err, size_t errlen)
 {
-	enum { CHUNK = 43690 };  /* entries: just under 1 MiB */
-	struct pct_entry *e = xmalloc(CHUNK * sizeof *e);
-	uint64_t es = sizeof *e, base = h->table_offset, end = h->table_slots;
+	const size_t chunk = ((size_t)1 << 20) / es, rs = 8 + es;
+	char *e = xmalloc(chunk * es), *o = NULL;
 	size_t cap = 0;
 	int rc = -1;
 
@@ -649,40 +672,110 @@ static int read_slots(int fd, const struct pct_header *h, struct slot **slots, s
 		if (data < 0 && errno == ENXIO)
 			break;                       /* a hole up to the end of the file */
 		if (data > at) {
-			uint64_t skip = ((uint64_t)data - base) / es;  /* whole empty slots */
+			uint64_t skip = ((uint64_t)data - base) / es;  /* whole unused records */
 			if (skip > i)
 				i = skip;
 			if (i >= end)
 				break;
 		}
-		uint64_t k = end - i < CHUNK ? end - i : CHUNK;
-		/* only as far as the data goes: a hole after it is empty slots
-		 * (a sparse table of a few used pages was read 1 MiB a page) */
+		uint64_t k = end - i < chunk ? end - i : chunk;
+		/* only as far as the data goes: a hole after it is unused
+		 * records (a sparse table of a few used pages was read 1 MiB a
+		 * page) */
 		off_t from = (off_t)(base + i * es);
 		if (data > from)
-			from = data;    /* the slot that holds it starts in the hole before */
+			from = data;    /* the record that holds it starts in the hole before */
 		off_t hole = lseek(fd, from, SEEK_HOLE);
 		if (hole > (off_t)(base + i * es)) {
-			uint64_t upto = ((uint64_t)hole - base + es - 1) / es;   /* slots up to the hole */
+			uint64_t upto = ((uint64_t)hole - base + es - 1) / es;   /* records up to the hole */
 			if (upto > i && upto - i < k)
 				k = upto - i;
 		}
 		if (read_all(fd, e, k * es, (off_t)(base + i * es)) != 0) {
-			fail(err, errlen, file, "cannot read the sample table: %s",
-			     errno ? strerror(errno) : "file shrank");
+			fail(err, errlen, file, "cannot read the %s: %s", what, errno ? strerror(errno) : "file shrank");
+			free(o);
 			goto out;
 		}
 		for (uint64_t j = 0; j < k; j++)
-			if (slot_used(&e[j])) {
-				grow(slots, &cap, *n + 1, sizeof **slots);
-				(*slots)[(*n)++] = (struct slot){ i + j, e[j] };
+			if (used(e + j * es)) {
+				uint64_t index = i + j;
+				grow(&o, &cap, *n + 1, rs);
+				memcpy(o + *n * rs, &index, 8);
+				memcpy(o + *n * rs + 8, e + j * es, es);
+				(*n)++;
 			}
 		i += k;
 	}
+	*out = o;
 	rc = 0;
 out:
 	free(e);
 	return rc;
+}
+
+static int slot_used_rec(const void *r)
+{
+	struct pct_entry e;
+	memcpy(&e, r, sizeof e);
+	return slot_used(&e);
+}
+
+static int tick_written(const void *r)
+{
+	struct pct_tick t;
+	memcpy(&t, r, sizeof t);
+	return t.entry != 0;
+}
+
+/* The used slots of the sample table of the file at fd. */
+static int read_slots(int fd, const struct pct_header *h, struct slot **slots, size_t *n, const char *file,
+		      char *err, size_t errlen)
+{
+	_Static_assert(sizeof(struct slot) == 8 + sizeof(struct pct_entry), "read_used's layout");
+	void *v;
+	if (read_used(fd, h->table_offset, sizeof(struct pct_entry), h->table_slots, slot_used_rec, &v, n,
+		      "sample table", file, err, errlen) != 0)
+		return -1;
+	*slots = v;
+	return 0;
+}
+
+static int bucket_used(const void *r)
+{
+	struct pct_bucket b;
+	memcpy(&b, r, sizeof b);
+	return b.key != 0;
+}
+
+/* The used slots of the bucket table of the file at fd. */
+static int read_buckets(int fd, const struct pct_header *h, struct bucket_rec **b, size_t *n, const char *file,
+			char *err, size_t errlen)
+{
+	_Static_assert(sizeof(struct bucket_rec) == 8 + sizeof(struct pct_bucket), "read_used's layout");
+	void *v;
+	*b = NULL;
+	*n = 0;
+	if (h->buckets_offset == 0 || read_used(fd, h->buckets_offset, sizeof(struct pct_bucket), h->buckets_slots,
+					       bucket_used, &v, n, "bucket table", file, err, errlen) != 0)
+		return h->buckets_offset == 0 ? 0 : -1;
+	*b = v;
+	return 0;
+}
+
+/* The written records of the tick log of the file at fd (up to
+ * ticks_used). */
+static int read_ticks(int fd, const struct pct_header *h, struct tick_rec **ticks, size_t *n, const char *file,
+		      char *err, size_t errlen)
+{
+	_Static_assert(sizeof(struct tick_rec) == 8 + sizeof(struct pct_tick), "read_used's layout");
+	void *v;
+	*ticks = NULL;
+	*n = 0;
+	if (h->ticks_offset == 0 || read_used(fd, h->ticks_offset, sizeof(struct pct_tick), ticks_used(h), tick_written,
+					     &v, n, "tick log", file, err, errlen) != 0)
+		return h->ticks_offset == 0 ? 0 : -1;
+	*ticks = v;
+	return 0;
 }
 
 /* len bytes at off of the file at fd, in a new buffer (never more than the
@@ -827,17 +920,16 @@ int profile_read_fd(int fd, uint64_t size, const char *file, struct profile *p, 
 	    (threads = read_region(fd, h2.threads_offset, (uint64_t)h2.threads_max * h2.thread_size,
 				   "thread table", file, err, errlen)) == NULL)
 		goto out;
-	if (h2.ticks_offset &&
-	    (ticks = read_region(fd, h2.ticks_offset, ticks_used(&h2) * sizeof(struct pct_tick), "tick log", file, err,
-				 errlen)) == NULL)
+	size_t nticks = 0;
+	if (read_ticks(fd, &h2, (struct tick_rec **)&ticks, &nticks, file, err, errlen) != 0)
 		goto out;
-	if (h2.buckets_offset &&
-	    (buckets = read_region(fd, h2.buckets_offset, (uint64_t)h2.buckets_slots * sizeof(struct pct_bucket),
-				   "bucket table", file, err, errlen)) == NULL)
+	size_t nbuckets = 0;
+	if (read_buckets(fd, &h2, (struct bucket_rec **)&buckets, &nbuckets, file, err, errlen) != 0)
 		goto out;
 	r.ticks = ticks;
-	r.nticks = ticks_used(&h2);
+	r.nticks = nticks;
 	r.buckets = buckets;
+	r.nbuckets = nbuckets;
 	p->hdr = h2;
 	r.modules = mods;
 	r.pool = pool;
@@ -867,8 +959,8 @@ int profile_compact_fd(int fd, uint64_t size, const char *file, void **out, size
 	char *buf = NULL;
 	struct pct_thread *threads = NULL;
 	uint32_t *renum = NULL;        /* old thread slot + 1 -> new slot + 1 */
-	struct pct_tick *ticks = NULL;
-	struct pct_bucket *buckets = NULL;
+	struct tick_rec *ticks = NULL;
+	struct bucket_rec *buckets = NULL;
 	int rc = -1;
 
 	*out = NULL;
@@ -900,30 +992,17 @@ int profile_compact_fd(int fd, uint64_t size, const char *file, void **out, size
 			threads[used] = threads[t];
 			renum[t + 1] = ++used;
 		}
-	/* the tick log as far as it is used, and the used buckets packed */
-	size_t nticks = ticks_used(&h2), nb = 0;
+	/* the tick log's written records and the used buckets, packed */
+	size_t nticks = 0, nb = 0;
 	uint32_t bslots = 0;
-	if (nticks) {
-		ticks = xmalloc(nticks * sizeof *ticks);
-		if (read_all(fd, ticks, nticks * sizeof *ticks, (off_t)h2.ticks_offset) != 0) {
-			fail(err, errlen, file, "cannot read the tick log: %s", errno ? strerror(errno) : "file shrank");
-			goto out;
-		}
-	}
+	if (read_ticks(fd, &h2, &ticks, &nticks, file, err, errlen) != 0 ||
+	    read_buckets(fd, &h2, &buckets, &nb, file, err, errlen) != 0)
+		goto out;
 	if (h2.buckets_offset) {
-		buckets = xmalloc((size_t)h2.buckets_slots * sizeof *buckets);
-		if (read_all(fd, buckets, (size_t)h2.buckets_slots * sizeof *buckets, (off_t)h2.buckets_offset) != 0) {
-			fail(err, errlen, file, "cannot read the bucket table: %s",
-			     errno ? strerror(errno) : "file shrank");
-			goto out;
-		}
-		for (uint32_t i = 0; i < h2.buckets_slots; i++)
-			if (buckets[i].key)
-				buckets[nb++] = buckets[i];
 		for (size_t i = 0; i < nb; i++) {  /* their threads renumbered as the entries' */
-			uint32_t th = (uint32_t)(buckets[i].key & PCT_BUCKET_THREAD_MASK);
+			uint32_t th = (uint32_t)(buckets[i].b.key & PCT_BUCKET_THREAD_MASK);
 			if (th <= h2.threads_max)
-				buckets[i].key = (buckets[i].key & ~(uint64_t)PCT_BUCKET_THREAD_MASK) | renum[th];
+				buckets[i].b.key = (buckets[i].b.key & ~(uint64_t)PCT_BUCKET_THREAD_MASK) | renum[th];
 		}
 		for (bslots = 1; bslots < nb; bslots *= 2)
 			;
@@ -965,6 +1044,11 @@ int profile_compact_fd(int fd, uint64_t size, const char *file, void **out, size
 			r.ctx = (r.ctx & ~(uint32_t)PCT_CTX_THREAD_MASK) | renum[th];
 			memcpy(buf + l.stacks_offset + off + offsetof(struct pct_stack, ctx), &r.ctx, sizeof r.ctx);
 		}
+		/* its tick: where the record went in the packed log, 0 if it
+		 * is not there */
+		ptrdiff_t k = r.tick ? tick_rec_find(ticks, nticks, r.tick - 1) : -1;
+		r.tick = k >= 0 ? (uint32_t)k + 1 : 0;
+		memcpy(buf + l.stacks_offset + off + offsetof(struct pct_stack, tick), &r.tick, sizeof r.tick);
 		off += r.size;
 	}
 	h2.header_size = sizeof h2;
@@ -986,16 +1070,16 @@ int profile_compact_fd(int fd, uint64_t size, const char *file, void **out, size
 	if (h2.ticks_offset) {
 		struct pct_tick *tk = (struct pct_tick *)(buf + l.ticks_offset);
 		for (size_t i = 0; i < nticks; i++) {
-			tk[i] = ticks[i];
+			tk[i] = ticks[i].t;
 			size_t lo = 0, hi = n;
 			while (lo < hi) {
 				size_t mid = lo + (hi - lo) / 2;
-				if (slots[mid].index + 1 < ticks[i].entry)
+				if (slots[mid].index + 1 < ticks[i].t.entry)
 					lo = mid + 1;
 				else
 					hi = mid;
 			}
-			tk[i].entry = ticks[i].entry && lo < n && slots[lo].index + 1 == ticks[i].entry ? (uint32_t)lo + 1 : 0;
+			tk[i].entry = lo < n && slots[lo].index + 1 == ticks[i].t.entry ? (uint32_t)lo + 1 : 0;
 		}
 		/* a log with no tick is still a log: an empty one, at the end */
 		h2.ticks_offset = nticks ? l.ticks_offset : l.file_size;
@@ -1003,7 +1087,9 @@ int profile_compact_fd(int fd, uint64_t size, const char *file, void **out, size
 		h2.ticks_used = nticks;
 	}
 	if (h2.buckets_offset) {
-		memcpy(buf + l.buckets_offset, buckets, nb * sizeof *buckets);
+		for (size_t i = 0; i < nb; i++)
+			memcpy(buf + l.buckets_offset + i * sizeof(struct pct_bucket), &buckets[i].b,
+			       sizeof(struct pct_bucket));
 		h2.buckets_offset = l.buckets_offset;
 		h2.buckets_slots = bslots;
 	}

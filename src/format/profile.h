@@ -148,8 +148,9 @@ unsigned profile_file_mode(const void *data, size_t size);
 
 /* Replace the file at path with the profile at data (size bytes; e.g. one
  * compacted by profile_compact_fd), through outfile.h (a temporary, then
- * rename), with profile_file_mode.  Returns 0, or -1 with "cannot ...
- * 'PATH': why" in err (path is then unchanged). */
+ * rename), keeping the file's permission bits (the runtime's mode less the
+ * umask, or what the user set).  Returns 0, or -1 with "cannot ... 'PATH':
+ * why" in err (path is then unchanged). */
 int profile_replace(const char *path, const void *data, size_t size, char *err, size_t errlen);
 
 /* Does the file at path start with the pct magic, of a profile or of a

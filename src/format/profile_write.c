@@ -29,8 +29,7 @@ int profile_replace(const char *path, const void *data, size_t size, char *err, 
 	struct outfile o;
 	if (outfile_open(&o, path, err, errlen) != 0)
 		return -1;
-	if ((o.tmp && fchmod(fileno(o.fp), (mode_t)profile_file_mode(data, size)) != 0) ||
-	    fwrite(data, 1, size, o.fp) != size) {
+	if (fwrite(data, 1, size, o.fp) != size) {
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
 		outfile_abort(&o);
 		return -1;

@@ -44,7 +44,7 @@ static ptrdiff_t find_slot(const uint64_t *slot_of, size_t n, uint64_t slot)
 
 struct ordered {
 	struct profile_tick t;
-	size_t raw;                    /* its record in the log: the tie-break */
+	uint64_t raw;                  /* its record's index in the log: the tie-break */
 };
 
 static int by_time(const void *a, const void *b)
@@ -63,18 +63,21 @@ static int by_bucket(const void *a, const void *b)
 	return x->thread < y->thread ? -1 : x->thread > y->thread;
 }
 
-static int read_buckets(struct profile *p, const struct pct_bucket *b, int live, const char *file, char *err,
+static int read_buckets(struct profile *p, const struct bucket_rec *b, size_t nb, const char *file, char *err,
 			size_t errlen)
 {
 	size_t cap = 0;
-	for (uint32_t i = 0; b && i < p->hdr.buckets_slots; i++) {
-		uint64_t key = b[i].key, n = key >> PCT_BUCKET_SHIFT, count = b[i].count;
+	for (size_t j = 0; j < nb; j++) {
+		uint64_t key = b[j].b.key, n = key >> PCT_BUCKET_SHIFT, count = b[j].b.count, i = b[j].index;
 		uint32_t thread = (uint32_t)(key & PCT_BUCKET_THREAD_MASK);
-		if (key == 0 || (live && count == 0))
+		/* a key without a count yet: claimed by a handler that had not
+		 * added to it (one still running when the file was finished) */
+		if (key == 0 || count == 0)
 			continue;
-		if (n == 0 || n > TIME_MAX_NS / p->bucket_ns || count == 0 || count > (UINT64_C(1) << 48) ||
+		if (n == 0 || n > TIME_MAX_NS / p->bucket_ns || count > (UINT64_C(1) << 48) ||
 		    thread > p->nthreads || (thread && p->threads[thread - 1].tid == 0))
-			return fail(err, errlen, file, "bucket slot %u (key 0x%llx, %llu samples) is malformed", i,
+			return fail(err, errlen, file, "bucket slot %llu (key 0x%llx, %llu samples) is malformed",
+				    (unsigned long long)i,
 				    (unsigned long long)key, (unsigned long long)count);
 		grow(&p->buckets, &cap, p->nbuckets + 1, sizeof *p->buckets);
 		p->buckets[p->nbuckets++] = (struct profile_bucket){ (n - 1) * p->bucket_ns, thread, count };
@@ -84,8 +87,21 @@ static int read_buckets(struct profile *p, const struct pct_bucket *b, int live,
 	return 0;
 }
 
-int ticks_build(struct profile *p, const struct pct_tick *raw, size_t nraw, const struct pct_bucket *buckets,
-		const uint64_t *slot_of, const char *file, char *err, size_t errlen)
+ptrdiff_t tick_rec_find(const struct tick_rec *raw, size_t n, uint64_t i)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (raw[mid].index < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && raw[lo].index == i ? (ptrdiff_t)lo : -1;
+}
+
+int ticks_build(struct profile *p, const struct tick_rec *raw, size_t nraw, const struct bucket_rec *buckets,
+		size_t nbuckets, const uint64_t *slot_of, const char *file, char *err, size_t errlen)
 {
 	const struct pct_header *h = &p->hdr;
 	int live = h->state == PCT_STATE_RUNNING, rc = -1;
@@ -94,13 +110,13 @@ int ticks_build(struct profile *p, const struct pct_tick *raw, size_t nraw, cons
 		return 0;
 	p->bucket_ns = h->buckets_offset ? (uint64_t)h->bucket_ms * 1000000u : 0;
 	uint64_t *left = xmalloc((p->nsamples ? p->nsamples : 1) * sizeof *left);  /* counts not yet ticked */
-	size_t *at = xmalloc((nraw ? nraw : 1) * sizeof *at);  /* raw record -> ordered index + 1 */
+	size_t *at = xmalloc((nraw ? nraw : 1) * sizeof *at);  /* raw[i] -> ordered index + 1 */
 	struct ordered *o = xmalloc((nraw ? nraw : 1) * sizeof *o);
 	size_t n = 0;
 	for (size_t k = 0; k < p->nsamples; k++)
 		left[k] = p->samples[k].count;
 	for (size_t i = 0; i < nraw; i++) {
-		struct pct_tick r = raw[i];
+		struct pct_tick r = raw[i].t;
 		at[i] = 0;
 		if (r.entry == 0)
 			continue;      /* being written, or its writer died */
@@ -108,18 +124,20 @@ int ticks_build(struct profile *p, const struct pct_tick *raw, size_t nraw, cons
 		if (k < 0 || r.weight == 0 || r.weight > left[k] || r.time_ns > TIME_MAX_NS) {
 			if (live && r.entry <= h->table_slots && r.time_ns <= TIME_MAX_NS)
 				continue;  /* counted after the table was read */
-			fail(err, errlen, file, "tick %zu (table slot %u, %u samples at %llu ns) does not match the "
-			     "sample table", i, r.entry - 1, r.weight, (unsigned long long)r.time_ns);
+			fail(err, errlen, file, "tick %llu (table slot %u, %u samples at %llu ns) does not match the "
+			     "sample table", (unsigned long long)raw[i].index, r.entry - 1, r.weight,
+			     (unsigned long long)r.time_ns);
 			goto out;
 		}
 		left[k] -= r.weight;
-		o[n] = (struct ordered){ { r.time_ns, (uint32_t)k, 0, r.weight }, i };
+		o[n] = (struct ordered){ { r.time_ns, (uint32_t)k, 0, r.weight }, raw[i].index };
 		at[i] = ++n;
 	}
 	for (size_t j = 0; j < p->nstacks; j++) {
 		uint32_t t = p->stacks[j].tick;
-		if (t && t <= nraw && at[t - 1] && j < UINT32_MAX)
-			o[at[t - 1] - 1].t.stack = (uint32_t)j + 1;
+		ptrdiff_t r = t ? tick_rec_find(raw, nraw, t - 1) : -1;
+		if (r >= 0 && at[r] && j < UINT32_MAX)
+			o[at[r] - 1].t.stack = (uint32_t)j + 1;
 	}
 	qsort(o, n, sizeof *o, by_time);
 	p->ticks = xmalloc((n ? n : 1) * sizeof *p->ticks);
@@ -128,7 +146,7 @@ int ticks_build(struct profile *p, const struct pct_tick *raw, size_t nraw, cons
 		p->ticks_total += o[i].t.weight;
 	}
 	p->nticks = n;
-	if (read_buckets(p, buckets, live, file, err, errlen) != 0)
+	if (read_buckets(p, buckets, nbuckets, file, err, errlen) != 0)
 		goto out;
 	if (h->clock_end_ns)
 		p->duration_ns = h->clock_end_ns - h->clock_start_ns;

@@ -42,6 +42,8 @@ awk -v a="$a" -v b="$b" 'BEGIN { exit !(a >= 95 && b >= 95) }' || fail "slices: 
 size=$(stat -c %s p.pct)
 [ "$size" -lt 1048576 ] || fail "record's profile is $size bytes, not compacted"
 [ "$(stat -c %a p.pct)" = 644 ] || fail "record's profile has mode $(stat -c %a p.pct)"
+(umask 077; "$PCTBIN" record -o u.pct ./phases 2>/dev/null) || fail "record under umask 077"
+[ "$(stat -c %a u.pct)" = 600 ] || fail "under umask 077 record's profile has mode $(stat -c %a u.pct)"
 
 # the text report says it is a slice
 "$PCTBIN" report --time=0.5..1.25 p.pct | grep -qx '# --time: only the samples taken from 0.500 s to 1.250 s after the start' ||
