@@ -14,5 +14,5 @@ done
 # with 200 MiB of headroom pct samples as usual
 PRE="ulimit -v $((vm + 200 * 1024))"
 host_modes "ulimit -v +200 MiB" "$HOSTS/host-as"
-case "$SAMPLES" in *" default=0"*) fail "no samples with 200 MiB of headroom";; esac
+case "$SAMPLES" in *" default=0"*) fail "no samples with 200 MiB of headroom; pct said: $(cat err.default); dump said: $(cat dump.err 2>/dev/null)";; esac
 pass "ulimit -v: the program's malloc works in every mode"

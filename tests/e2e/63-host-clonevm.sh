@@ -6,8 +6,10 @@
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
 host_modes "clone(CLONE_VM) child exits" "$HOSTS/host-clonevm"
-# 1.5 s of CPU: at least 1.2 s of samples at each mode's rate
-for want in default=300 F5000=5000 wall=300 g=300; do
+# 1.5 s of CPU: at least 0.75 s of samples at each mode's rate, where a
+# stopped child leaves 0.3 s.  (Under heavy load CPU timers lose
+# expirations: 252 of 375 samples in one loaded suite.)
+for want in default=190 F5000=3750 wall=190 g=190; do
 	m=${want%=*}
 	got=$(echo "$SAMPLES" | tr ' ' '\n' | sed -n "s/^$m=//p")
 	[ "$got" -ge "${want#*=}" ] || fail "$m: $got samples, fewer than ${want#*=}: the child stopped sampling"

@@ -51,7 +51,7 @@ count_samples() {  # count_samples DIR: samples in every profile in DIR
 	local n=0 f
 	for f in "$1"/*.pct; do
 		[ -e "$f" ] || continue
-		n=$((n + $("$PCTBIN" dump "$f" 2>/dev/null | awk -F'\t' '/^#/ { next }
+		n=$((n + $("$PCTBIN" dump "$f" 2>>dump.err | awk -F'\t' '/^#/ { next }
 			!h++ { for (i = 1; i <= NF; i++) c[$i] = i; next } { n += $c["samples"] } END { print n + 0 }')))
 	done
 	echo $n
