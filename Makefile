@@ -24,7 +24,9 @@ SRC_INC := $(foreach l,$(LAYERS),-Isrc/$(l))
 # compiled to C by protoc-c for export_pprof.c
 PROTO   := /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
 GEN     := $(B)/gen
-TOOL_OBJ := $(TOOL_SRC:src/%.c=$(B)/obj/src/%.o) $(B)/obj/gen/profile.pb-c.o
+# the browser code (src/html/*.js, *.css), embedded by assets.S
+HTML_OBJ := $(B)/obj/src/html/assets.o
+TOOL_OBJ := $(TOOL_SRC:src/%.c=$(B)/obj/src/%.o) $(B)/obj/gen/profile.pb-c.o $(HTML_OBJ)
 # the tools' code minus main(), for the unit tests; and minus pct top's
 # screen, the one user of ncurses, which only the pct tool links
 CORE_OBJ := $(filter-out $(B)/obj/src/cmd/pct.o $(B)/obj/src/cmd/cmd_top.o,$(TOOL_OBJ))
@@ -72,6 +74,10 @@ $(B)/obj/gen/profile.pb-c.o: $(GEN)/profile.pb-c.c
 $(B)/obj/src/%.o: src/%.c src/*/*.h include/*.h $(GEN)/profile.pb-c.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SRC_INC) -I$(GEN) -c -o $@ $<
+
+$(HTML_OBJ): src/html/assets.S src/html/*.js src/html/*.css
+	@mkdir -p $(@D)
+	$(CC) -c -o $@ src/html/assets.S
 
 $(B)/bin/pct: $(TOOL_OBJ)
 	@mkdir -p $(@D)

@@ -7,6 +7,23 @@
 #include "stats.h"
 #include "util.h"
 
+const char *diff_verdict_name(enum diff_verdict v)
+{
+	static const char *const names[] = { "unresolved", "unchanged", "slower", "faster" };
+	return (unsigned)v < sizeof names / sizeof *names ? names[v] : "unresolved";
+}
+
+static enum diff_verdict verdict_of(const struct diff_row *r, double min_effect)
+{
+	if (r->unresolved)
+		return DIFF_UNRESOLVED;
+	if (r->significant && fabs(r->delta) >= min_effect)
+		return r->delta > 0 ? DIFF_SLOWER : DIFF_FASTER;
+	if (r->lo > -min_effect && r->hi < min_effect)
+		return DIFF_UNCHANGED;
+	return DIFF_UNRESOLVED;
+}
+
 void diff_compute(struct diff_row *rows, size_t n, const struct diff_setup *s)
 {
 	double *p = xcalloc(n, sizeof *p), *q = xcalloc(n, sizeof *q);
@@ -46,6 +63,7 @@ void diff_compute(struct diff_row *rows, size_t n, const struct diff_setup *s)
 	for (size_t i = 0; i < n; i++) {
 		rows[i].q = rows[i].unresolved ? NAN : q[m++];
 		rows[i].significant = !rows[i].unresolved && rows[i].q < s->alpha;
+		rows[i].verdict = verdict_of(&rows[i], s->min_effect > 0 ? s->min_effect : DIFF_MIN_EFFECT);
 	}
 	free(p);
 	free(q);

@@ -36,6 +36,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * A row's verdict, from its adjusted test and its 95% interval of delta
+ * against the smallest change that matters, min_effect points (struct
+ * diff_setup):
+ *   DIFF_SLOWER / DIFF_FASTER  q < alpha and |delta| >= min_effect: the
+ *                  row's time (or share) rose / fell;
+ *   DIFF_UNCHANGED the interval lies inside (-min_effect, +min_effect):
+ *                  any change is smaller than what matters;
+ *   DIFF_UNRESOLVED neither: too few samples to tell a change of
+ *                  min_effect from none, or a row without a name.
+ * The names are diff_verdict_name()'s: "slower", "faster", "unchanged",
+ * "unresolved" (the HTML report's data-verdict).
+ */
+enum diff_verdict { DIFF_UNRESOLVED, DIFF_UNCHANGED, DIFF_SLOWER, DIFF_FASTER };
+
+const char *diff_verdict_name(enum diff_verdict v);
+
 struct diff_row {
 	char **key;                    /* not owned */
 	uint64_t base, new;            /* samples */
@@ -44,6 +61,7 @@ struct diff_row {
 	double p, q;                   /* exact p-value; q: p Holm-adjusted (NAN if unresolved) */
 	int significant;               /* q < alpha; never for an unresolved row */
 	int unresolved;                /* set by the caller: diff_key_unresolved() */
+	enum diff_verdict verdict;     /* diff_compute: what the row's change is (below) */
 };
 
 #define DIFF_UNRESOLVED_WARN 5.0       /* percent of a side's samples */
@@ -53,7 +71,11 @@ struct diff_setup {
 	double base_period, new_period; /* seconds (or units) per sample; time mode */
 	int share;                     /* 1: compare shares; 0: compare time */
 	double alpha;                  /* significance level for q */
+	double min_effect;             /* percentage points: the smallest change that matters,
+					  for the verdict; 0 means DIFF_MIN_EFFECT */
 };
+
+#define DIFF_MIN_EFFECT 0.5            /* percentage points of the base's total */
 
 /*
  * Fill every field but key, base and new.  In time mode delta is the

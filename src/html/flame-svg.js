@@ -1,0 +1,1 @@
+/* flame-svg.js */

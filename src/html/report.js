@@ -1,0 +1,1 @@
+/* report.js: placeholder */
