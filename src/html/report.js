@@ -402,8 +402,9 @@ function buildTimeline() {
 	var rowOf = new Int32Array(nt), names = [], i;
 	for (i = 0; i < nt; i++)
 		rowOf[i] = i < shown ? i : shown;
+	var nc = colIndex(tt, 'thread'), tc = colIndex(tt, 'tid');
 	for (i = 0; i < shown; i++)
-		names.push(tt.keys[i].join(' '));
+		names.push(nc >= 0 && tc >= 0 ? tt.keys[i][nc] + ' [' + tt.keys[i][tc] + ']' : tt.keys[i].join(' '));
 	if (nt > shown)
 		names.push((nt - shown) + ' other threads');
 	box.innerHTML = '<div class="tl-head"><b>Timeline</b>: threads over ' + fmtMs(TK.span_ms || 0) +
@@ -445,8 +446,9 @@ function buildTimeline() {
 	drawTimeline();
 }
 
-/* The heat strip: one row per thread, one column per pixel, darker for
- * more samples in that bin. */
+/* The heat strip: one row per thread, time in bins of at least one pixel
+ * (wider when ticks are few, so a bin holds several), darker for more
+ * samples in the bin. */
 function drawTimeline() {
 	if (!TL)
 		return;
@@ -454,12 +456,13 @@ function drawTimeline() {
 	cv.width = w;
 	cv.height = h;
 	cv.style.height = h + 'px';
-	var bins = new Float64Array(TL.rows * w), span = TK.span_ms || 1, thr = D.cells.thread, max = 0, i;
+	var nb = Math.max(20, Math.min(w, Math.floor(TK.t.length / (4 * TL.rows))));
+	var bins = new Float64Array(TL.rows * nb), span = TK.span_ms || 1, thr = D.cells.thread, max = 0, i;
 	for (i = 0; i < TK.t.length; i++) {
 		var tr = thr[TK.cell[i]];
 		if (tr === undefined || tr < 0)
 			continue;
-		var b = Math.min(w - 1, Math.floor(TK.t[i] / span * w)), k = TL.rowOf[tr] * w + b;
+		var b = Math.max(0, Math.min(nb - 1, Math.floor(TK.t[i] / span * nb))), k = TL.rowOf[tr] * nb + b;
 		bins[k] += TK.w ? TK.w[i] : 1;
 		if (bins[k] > max)
 			max = bins[k];
@@ -467,7 +470,7 @@ function drawTimeline() {
 	var ctx = cv.getContext('2d'), img = ctx.createImageData(w, h), px = img.data;
 	for (var row = 0; row < TL.rows; row++)
 		for (var x = 0; x < w; x++) {
-			var v = bins[row * w + x], a = v > 0 ? 0.15 + 0.85 * Math.sqrt(v / max) : 0;
+			var v = bins[row * nb + Math.min(nb - 1, Math.floor(x * nb / w))], a = v > 0 ? 0.15 + 0.85 * Math.sqrt(v / max) : 0;
 			for (var y = row * rowH + 1; y < (row + 1) * rowH - 1; y++) {
 				var o = (y * w + x) * 4;
 				px[o] = 200 - 150 * a; px[o + 1] = 90 - 60 * a; px[o + 2] = 30;
@@ -803,7 +806,7 @@ function frameColor(v, maxAbs) {
 		var vd = FL.verdict ? FL.verdict[v] : null;
 		if (vd !== 'slower' && vd !== 'faster')
 			return '#d4d4d4';
-		var a = Math.min(1, Math.abs(FL.delta[v] || 0) / maxAbs), l = (82 - 40 * a).toFixed(0);
+		var a = Math.min(1, Math.abs(FL.delta[v] || 0) / maxAbs), l = (86 - 30 * a).toFixed(0);
 		return vd === 'slower' ? 'hsl(0,85%,' + l + '%)' : 'hsl(215,85%,' + l + '%)';
 	}
 	if (v === 0 || FL.func[v] < 0)
@@ -1130,26 +1133,35 @@ function drawSource() {
 		out.push('<p>' + esc(fn.name) + ' is not annotated: only the ' + (A.limit ? A.limit.functions : '') + ' hottest functions are, and only those with a symbol.</p>');
 	if (row !== null) {
 		var a = A[row], n = a.samples || 0, hottest = a.hottest || 0, lines = a.lines || [], insns = a.insns || [];
-		var hotLine = 0, i;
+		var hotLine = 0, hotSeen = false, i;
 		for (i = 0; i < lines.length; i++)
 			hotLine = Math.max(hotLine, lines[i][1]);
 		out.push('<h2>' + esc(fn.name) + '</h2><p>' + n + ' samples' + (a.file ? '; source: ' + esc(a.file) : '; no source file known') +
 			'. =&gt; the hottest, * ' + HOT_PCT + '% of the function or more. Source lines are bounded to ' + (A.limit ? A.limit.lines : '?') + ' per function.</p>');
+		/* class "hot": the first of the hottest (a tie is marked "=>" too) */
+		var rowClass = function (m) {
+			if (m === '=>' && !hotSeen) {
+				hotSeen = true;
+				return 'hot';
+			}
+			return m ? 'warm' : '';
+		};
 		out.push('<div class="annot"><div><h3>Source</h3><div class="scroll" id="pct-src"><table class="code"><tbody>');
 		if (!lines.length)
 			out.push('<tr><td>no source lines' + (a.file ? '' : ' (no line table)') + '</td></tr>');
 		for (i = 0; i < lines.length; i++) {
 			var L = lines[i], m = hotMark(L[1], n, hotLine);
-			out.push('<tr class="' + (m === '=>' ? 'hot' : m ? 'warm' : '') + '" data-line="' + L[0] + '" data-samples="' + L[1] + '"><td class="mark">' + esc(m) +
+			out.push('<tr class="' + rowClass(m) + '" data-line="' + L[0] + '" data-samples="' + L[1] + '"><td class="mark">' + esc(m) +
 				'</td><td class="num">' + (L[1] || '') + '</td><td class="num">' + (L[1] ? pct(100 * L[1] / (n || 1), 1) : '') +
 				'</td><td class="num lno">' + L[0] + '</td><td class="text">' + (L[2] === null ? '<i>(not embedded)</i>' : esc(L[2])) + '</td></tr>');
 		}
+		hotSeen = false;
 		out.push('</tbody></table><div class="pad"></div></div></div><div><h3>Disassembly</h3><div class="scroll" id="pct-asm"><table class="code"><tbody>');
 		if (!insns.length)
 			out.push('<tr><td>' + esc(a.why || 'no instructions') + '</td></tr>');
 		for (i = 0; i < insns.length; i++) {
 			var I = insns[i], im = hotMark(I[1], n, hottest);
-			out.push('<tr class="' + (im === '=>' ? 'hot' : im ? 'warm' : '') + '" data-samples="' + I[1] + '"><td class="mark">' + esc(im) +
+			out.push('<tr class="' + rowClass(im) + '" data-samples="' + I[1] + '"><td class="mark">' + esc(im) +
 				'</td><td class="num">' + (I[1] || '') + '</td><td class="num">' + (I[1] ? pct(100 * I[1] / (n || 1), 1) : '') +
 				'</td><td class="addr">' + esc(I[0]) + '</td><td class="text">' + esc(I[2]) + '</td><td class="num lno">' + (I[3] ? ':' + I[3] : '') + '</td></tr>');
 		}
