@@ -349,7 +349,7 @@ function drawHeader() {
 		var d = D.diff;
 		out.push('<p class="diffsetup">compared: each row\'s ' + esc(d.compare || 'time') + '; test: ' + esc(d.test) +
 			'; adjustment: ' + esc(d.adjustment) + '; alpha ' + esc(d.alpha) + '; minimum effect ' + esc(d.min_effect) +
-			' points; resolution ' + (+d.resolution).toFixed(2) + ' points. Verdicts: <span class="v-slower">slower</span>, ' +
+			' points; resolution ' + (+d.resolution).toFixed(2) + ' points; delta: points of the base\'s total' + (d.compare === 'share' ? ' (shares)' : ' time') + '. Verdicts: <span class="v-slower">slower</span>, ' +
 			'<span class="v-faster">faster</span> (q &lt; alpha and |delta| at least the minimum effect), unchanged ' +
 			'(the 95% interval lies within the minimum effect), unresolved (can\'t tell: too few samples, or unnamed code).</p>');
 	}
@@ -552,7 +552,8 @@ function selectFunction(name, row) {
 	bar.onclick = function (ev) {
 		var go = ev.target.getAttribute('data-go');
 		if (go === 'flame') {
-			$('pct-search').value = name;
+			if ($('pct-search'))
+				$('pct-search').value = name;
 			S.search = name;
 			dirty.flame = true;
 		}
