@@ -675,8 +675,8 @@ function drawTable() {
 	/* rows: filtered, in the range, sorted */
 	var idx = [], f = S.filter.toLowerCase();
 	for (var r = 0; r < t.keys.length; r++) {
-		if (S.range && !rowSamples(dim, r))
-			continue;
+		if (S.range && !rowSamples(dim, r) && !(dim === 'function' && S.totals && S.totals[r]))
+			continue;                  /* nothing in the range */
 		if (f && t.keys[r].join(' ').toLowerCase().indexOf(f) < 0)
 			continue;
 		idx.push(r);
