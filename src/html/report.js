@@ -832,12 +832,17 @@ function searchTest(q) {
 
 function buildFlame() {
 	var box = $('pct-view-flame');
-	box.innerHTML = '<div class="controls"><button id="pct-mode">icicle</button> <button id="pct-reset">Reset zoom</button> ' +
+	box.innerHTML = '<div class="controls"><span class="seg"><button id="pct-mode-flame">Flame graph</button><button id="pct-mode">Icicle</button></span> ' +
+		'<button id="pct-reset">Reset zoom</button> ' +
 		'<input id="pct-search" type="search" placeholder="search (text or regex)"> <span id="pct-matched"></span></div>' +
 		'<p class="legend" id="pct-flegend"></p><div id="pct-flame" class="flame"></div>';
 	setupMeasure($('pct-flame'));
 	$('pct-mode').onclick = function () {
-		S.icicle = !S.icicle;
+		S.icicle = true;
+		drawFlame();
+	};
+	$('pct-mode-flame').onclick = function () {
+		S.icicle = false;
 		drawFlame();
 	};
 	$('pct-reset').onclick = function () {
@@ -973,11 +978,12 @@ function drawFlame() {
 	}
 	box.style.height = ((maxDepth + 1) * FH) + 'px';
 	box.innerHTML = out.join('');
-	$('pct-mode').textContent = S.icicle ? 'flame graph' : 'icicle';
+	$('pct-mode').classList.toggle('active', S.icicle);
+	$('pct-mode-flame').classList.toggle('active', !S.icicle);
 	$('pct-flegend').textContent = (S.icicle ? 'Icicle: the root at the top. ' : 'Flame graph: the root at the bottom. ') +
 		(DIFF ? 'Width: the mean of the base and new shares. Coloured only where the verdict is slower (red) or faster (blue), darker for a larger change; grey: unchanged or can\'t tell, however large the raw change. '
 			: 'Width: share of samples. ') +
-		'Click a frame to zoom in. ' + list.length + ' frames drawn; ' + hidden + ' frames narrower than ' + MIN_PX + ' px are not drawn' +
+		'Italic, underlined: an inlined function. Click a frame to zoom in, Reset zoom to go back. ' + list.length + ' frames drawn; ' + hidden + ' frames narrower than ' + MIN_PX + ' px are not drawn' +
 		(S.range ? '; samples of the selected time range only' : '') + '.';
 	markSearch();
 }
