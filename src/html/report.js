@@ -69,6 +69,7 @@ function pct(x, d) {
 }
 
 function signed(x, d) {
+	x = +x || 0;
 	return (x >= 0 ? '+' : '') + x.toFixed(d === undefined ? 2 : d);
 }
 
@@ -245,11 +246,9 @@ function rangeTotals() {
 	if (!FL || !FT || !FT.total)
 		return null;
 	var tot = new Float64Array(FT.keys.length), active = new Int32Array(FT.keys.length);
-	var open = [];                     /* nodes entered, with their function row */
+	var open = [];                     /* the nodes entered and not yet left */
 	var end = new Int32Array(NN);      /* preorder position past each node's subtree */
-	var pos = new Int32Array(NN), k;
-	for (k = 0; k < preorder.length; k++)
-		pos[preorder[k]] = k;
+	var k;
 	for (k = preorder.length - 1; k >= 0; k--) {
 		var v = preorder[k], e = k + 1;
 		for (var j = kidStart[v]; j < kidStart[v + 1]; j++)
