@@ -326,7 +326,7 @@ function drawHeader() {
 	if (D.files && D.files.length) {
 		out.push('<ul class="files">');
 		D.files.forEach(function (f) {
-			out.push('<li>' + (f.side ? '<b>' + esc(f.side) + ':</b> ' : '') + esc(f.path) +
+			out.push('<li>' + (DIFF && f.side ? '<b>' + esc(f.side) + ':</b> ' : '') + esc(f.path) +
 				(f.pid !== undefined ? ': pid ' + esc(f.pid) : '') + (f.cmdline ? ': ' + esc(f.cmdline) : '') +
 				(f.samples !== undefined ? ' (' + esc(f.samples) + ' samples)' : '') + '</li>');
 		});
@@ -1181,15 +1181,18 @@ function drawSource() {
 		dirty.source = false;
 		drawSource();
 	};
-	scrollToHot('pct-src');
-	scrollToHot('pct-asm');
+	scrollToHot('pct-src', 0);
+	scrollToHot('pct-asm', 3);
 }
 
-/* Scroll a code pane so its hottest row is the first one shown. */
-function scrollToHot(id) {
-	var pane = $(id), hot = pane && pane.querySelector('tr.hot');
+/* Scroll a code pane so its hottest row is shown first, after at most
+ * context rows before it. */
+function scrollToHot(id, context) {
+	var pane = $(id), hot = pane && pane.querySelector('tr.hot'), top = hot;
+	for (var i = 0; hot && i < context && top.previousElementSibling; i++)
+		top = top.previousElementSibling;
 	if (hot)
-		pane.scrollTop = hot.offsetTop;
+		pane.scrollTop = top.offsetTop;
 }
 
 /* ---------- start ---------- */
