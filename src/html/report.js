@@ -1192,7 +1192,7 @@ function scrollToHot(id, context) {
 	for (var i = 0; hot && i < context && top.previousElementSibling; i++)
 		top = top.previousElementSibling;
 	if (hot)
-		pane.scrollTop = top.offsetTop;
+		pane.scrollTop += top.getBoundingClientRect().top - pane.getBoundingClientRect().top - pane.clientTop;
 }
 
 /* ---------- start ---------- */
