@@ -379,6 +379,9 @@ static void write_flame(struct html *h)
 		struct diff_row *dr = xcalloc(h->ft.nnodes, sizeof *dr);
 		struct diff_setup ds;
 		diff_setup_of(h, &ds);
+		flametree_diff_setup(&h->ft, &ds);  /* of the samples with stacks */
+		if (ds.base_period == 0 || ds.new_period == 0)
+			ds.share = 1;
 		flametree_diff(&h->ft, &ds, dr);
 		const char **verdict = xmalloc(nout * sizeof *verdict);
 		double *delta = xcalloc(nout, sizeof *delta);
