@@ -900,7 +900,7 @@ function frameTip(v) {
 	}
 	if (fn && fn.module)
 		out.push('module: ' + esc(fn.module));
-	var loc = fn ? sourceOf(fn.row) : '';
+	var loc = fn && fn.file ? fn.file + ':' + fn.line : fn ? sourceOf(fn.row) : '';
 	if (loc)
 		out.push('source: ' + esc(loc));
 	if (v === 0)

@@ -23,8 +23,12 @@ static int32_t tree_func(struct flametree *h, const struct cs_graph *g, uint32_t
 		r = (long)agg_add(&h->fkeys, key, 0);
 		h->fmods = xrealloc(h->fmods, h->fkeys.nrows * sizeof *h->fmods);
 		h->funnamed = xrealloc(h->funnamed, h->fkeys.nrows);
+		h->fdef = xrealloc(h->fdef, h->fkeys.nrows * sizeof *h->fdef);
+		h->fside = xrealloc(h->fside, h->fkeys.nrows);
 		h->fmods[r] = path;
 		h->funnamed[r] = 0;
+		h->fdef[r] = cf;
+		h->fside[r] = (unsigned char)(g == &h->g[1]);
 	}
 	h->funnamed[r] |= (unsigned char)(cf->unnamed != 0);
 	return (int32_t)r;
@@ -137,6 +141,8 @@ void flametree_free(struct flametree *t)
 	agg_free(&t->fkeys);
 	free(t->fmods);
 	free(t->funnamed);
+	free(t->fdef);
+	free(t->fside);
 	free(t->nodes);
 	memset(t, 0, sizeof *t);
 }

@@ -29,6 +29,8 @@ struct flametree {
 					  matched by name as pct diff matches them */
 	const char **fmods;            /* [func] its module's path (the first seen) */
 	unsigned char *funnamed;       /* [func] 1: no symbol names it (cs_func.unnamed) */
+	const struct cs_func **fdef;   /* [func] the graph's function first seen for it */
+	unsigned char *fside;          /* [func] the side of that graph */
 	struct ft_node *nodes;         /* parents before their children; node 0 the root */
 	size_t nnodes, capnodes;
 	uint32_t *path_node[2];        /* [side][path of g[side]] -> its leaf node */
