@@ -42,6 +42,29 @@ printf 'pct html:   %6.2f s CPU %6.2f s wall, %.2f MB page\n' "$hc" "$hw" "$(awk
 awk -v a="$hc" -v b="$rc" -v c="$hw" -v d="$rw" 'BEGIN {
 	printf "html/report: %.2fx of CPU time, %.2fx of wall time (bound: 1.5x)\n", a / (b > 0 ? b : 0.001), c / (d > 0 ? d : 0.001) }'
 
+# A program whose modules carry DWARF (python3 built with -g, as pyenv's
+# is; Debian's has none): the page's line and file tables look up every
+# address's line, which pct report --by=function does not, and
+# pct report --by=line does.
+cat >work.py <<'PY'
+import json, re, zlib, time
+t = time.process_time(); d = {}
+while time.process_time() - t < 4:
+    s = json.dumps({str(i): [i, str(i) * 3] for i in range(2000)})
+    json.loads(s); zlib.compress(s.encode()); re.findall(r'"(\d+)"', s)
+    for i in range(2000): d[str(i)] = d.get(str(i), 0) + i
+PY
+if command -v python3 >/dev/null && "$R" record -g -F 2000 -o py.pct python3 work.py >/dev/null 2>&1; then
+	measure "$R" html -o py.html py.pct >/dev/null
+	read -r pw pc < <(best3 "$R" report py.pct)
+	read -r lw lc < <(best3 "$R" report --by=line py.pct)
+	read -r qw qc < <(best3 "$R" html -o py.html py.pct)
+	printf 'python3 -g (%s): report %.2f s CPU, report --by=line %.2f s, html %.2f s: %.2fx report, %.2fx report --by=line\n' \
+		"$(python3 -c 'import sysconfig; print("DWARF" if "-g" in (sysconfig.get_config_var("CFLAGS") or "") else "no -g")')" \
+		"$pc" "$lc" "$qc" "$(awk -v a="$qc" -v b="$pc" 'BEGIN { print a / (b > 0 ? b : 0.001) }')" \
+		"$(awk -v a="$qc" -v b="$lc" 'BEGIN { print a / (b > 0 ? b : 0.001) }')"
+fi
+
 npmdir=$root/build/npm-112
 if command -v node >/dev/null && [ -f "$npmdir/node_modules/playwright-core/package.json" ] && [ -x /usr/bin/chromium ]; then
 	node "$root/tests/e2e/html-probe.cjs" "$npmdir" "$dir/deep.html" ready 3 >probe.json

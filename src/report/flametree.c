@@ -63,6 +63,7 @@ static int cmp_mpaths(const void *pa, const void *pb)
 static void build_tree(struct flametree *h)
 {
 	grow(&h->nodes, &h->capnodes, 1, sizeof *h->nodes);
+	h->npruned = h->pruned_samples = 0;
 	h->nodes[h->nnodes++] = (struct ft_node){ .parent = -1, .func = -1 };
 	h->fkeys.nkeys = 2;
 	size_t np = 0, nf = 0;
@@ -89,26 +90,82 @@ static void build_tree(struct flametree *h)
 		free(fmap);
 	}
 	sort(mp, np, sizeof *mp, cmp_mpaths);
-	/* at most a node per frame: sized once, not grown (each doubling
-	 * copied and faulted in tens of MB) */
-	grow(&h->nodes, &h->capnodes, nf + 1, sizeof *h->nodes);
-	int32_t stack[CALLSTACK_MAX_FRAMES];
-	const struct mpath *prev = NULL;
+	/* Pass 1: the samples under each would-be node, numbered as made
+	 * (a node of path i at depth k >= its common prefix with path i-1):
+	 * a node is complete when a path leaves its prefix, and adds its
+	 * samples to its parent then. */
+	uint64_t (*vt)[2] = xcalloc(nf + 1, sizeof *vt);
+	uint32_t vid[CALLSTACK_MAX_FRAMES + 1], nv = 1;  /* vid[k + 1]: the node at depth k; vid[0]: root */
+	uint32_t *lcp = xmalloc((np ? np : 1) * sizeof *lcp);
+	vid[0] = 0;
 	for (size_t i = 0; i < np; i++) {
-		const struct mpath *m = &mp[i];
+		const struct mpath *m = &mp[i], *prev = i ? &mp[i - 1] : NULL;
 		uint32_t l = 0;
 		if (prev)
 			while (l < m->n && l < prev->n && m->f[l] == prev->f[l])
 				l++;
-		for (uint32_t k = l; k < m->n && k < CALLSTACK_MAX_FRAMES; k++) {
-			h->nodes[h->nnodes] = (struct ft_node){ .parent = k ? stack[k - 1] : 0, .func = m->f[k] };
-			stack[k] = (int32_t)h->nnodes++;
-		}
-		int32_t leaf = m->n ? stack[m->n - 1] : 0;
-		h->nodes[leaf].self[m->side] += h->g[m->side].paths[m->path].samples;
-		h->path_node[m->side][m->path] = (uint32_t)leaf;
-		prev = m;
+		lcp[i] = l;
+		for (uint32_t k = prev ? prev->n : 0; k > l; k--)  /* close prev's depths >= l */
+			for (int sd = 0; sd < 2; sd++)
+				vt[vid[k - 1]][sd] += vt[vid[k]][sd];
+		for (uint32_t k = l; k < m->n; k++)
+			vid[k + 1] = nv++;
+		vt[vid[m->n]][m->side] += h->g[m->side].paths[m->path].samples;
 	}
+	for (uint32_t k = np ? mp[np - 1].n : 0; k > 0; k--)
+		for (int sd = 0; sd < 2; sd++)
+			vt[vid[k - 1]][sd] += vt[vid[k]][sd];
+	/* Pass 2: the nodes kept, and a "[pruned]" child of the nearest kept
+	 * node for the samples of the others */
+	double min[2] = { h->prune_pct / 100 * (double)vt[0][0], h->prune_pct / 100 * (double)vt[0][1] };
+	int32_t real[CALLSTACK_MAX_FRAMES + 1];  /* real[k + 1]: the node holding depth k */
+	unsigned char holder[CALLSTACK_MAX_FRAMES + 1];  /* real[k + 1] is a [pruned] node */
+	int32_t *pruned_of = NULL;     /* [kept node] its [pruned] child, or -1 */
+	size_t cappruned = 0;
+	real[0] = 0;
+	holder[0] = 0;
+	nv = 1;
+	for (size_t i = 0; i < np; i++) {
+		const struct mpath *m = &mp[i];
+		for (uint32_t k = lcp[i]; k < m->n; k++) {
+			uint32_t v = nv++;
+			int32_t parent = real[k];
+			if (!holder[k] && ((double)vt[v][0] >= min[0] || (h->diff && (double)vt[v][1] >= min[1]))) {
+				grow(&h->nodes, &h->capnodes, h->nnodes + 1, sizeof *h->nodes);
+				h->nodes[h->nnodes] = (struct ft_node){ .parent = parent, .func = m->f[k] };
+				real[k + 1] = (int32_t)h->nnodes++;
+				holder[k + 1] = 0;
+				continue;
+			}
+			h->npruned++;
+			if (holder[k]) {       /* under a pruned node: the same holder */
+				real[k + 1] = parent;
+			} else {
+				if ((size_t)parent >= cappruned) {
+					size_t old = cappruned;
+					grow(&pruned_of, &cappruned, (size_t)parent + 1, sizeof *pruned_of);
+					for (size_t q = old; q < cappruned; q++)
+						pruned_of[q] = -1;
+				}
+				if (pruned_of[parent] < 0) {
+					grow(&h->nodes, &h->capnodes, h->nnodes + 1, sizeof *h->nodes);
+					h->nodes[h->nnodes] = (struct ft_node){ .parent = parent, .func = -1 };
+					pruned_of[parent] = (int32_t)h->nnodes++;
+				}
+				real[k + 1] = pruned_of[parent];
+			}
+			holder[k + 1] = 1;
+		}
+		int32_t leaf = real[m->n];
+		uint64_t w = h->g[m->side].paths[m->path].samples;
+		h->nodes[leaf].self[m->side] += w;
+		if (holder[m->n])
+			h->pruned_samples += w;
+		h->path_node[m->side][m->path] = (uint32_t)leaf;
+	}
+	free(vt);
+	free(lcp);
+	free(pruned_of);
 	free(mp);
 	free(funcs);
 	/* totals: children come after their parents */
@@ -121,9 +178,11 @@ static void build_tree(struct flametree *h)
 	}
 }
 
-void flametree_build(struct flametree *t, const struct pset *base, const struct pset *new, unsigned flags)
+void flametree_build(struct flametree *t, const struct pset *base, const struct pset *new, unsigned flags,
+		     double prune_pct)
 {
 	memset(t, 0, sizeof *t);
+	t->prune_pct = prune_pct;
 	t->s[0] = base;
 	t->s[1] = new ? new : base;
 	t->diff = new != NULL;
@@ -150,7 +209,7 @@ void flametree_free(struct flametree *t)
 const char *flametree_name(const struct flametree *t, size_t v)
 {
 	int32_t f = t->nodes[v].func;
-	return f < 0 ? "all" : t->fkeys.rows[f].key[1];
+	return f >= 0 ? t->fkeys.rows[f].key[1] : v ? "[pruned]" : "all";
 }
 
 /* a side's period per sample with a stack, seconds */

@@ -81,8 +81,7 @@ struct html {
 	uint32_t **row_of[2];          /* [side][profile][sample] -> cell */
 	struct table t[NDIMS];
 	int stacks;
-	struct flametree ft;           /* the merged stacks; nodes[].out: the node's index as
-					  written, or -2 - the written node holding it */
+	struct flametree ft;           /* the merged stacks, pruned */
 	struct agg totals;             /* callstack_totals of the profile */
 };
 
@@ -268,79 +267,18 @@ static void diff_table(struct html *h, struct table *t)
 
 /* ---- the call-stack tree ---- */
 
-/* Which nodes are written: those of at least HTML_PRUNE_PERCENT of a
- * side's samples; the others are summed into a "[pruned]" child of their
- * nearest written ancestor.  Sets nodes[].out; returns the nodes written,
- * and the pruned count and samples. */
-static size_t prune_tree(struct html *h, size_t *npruned, uint64_t *pruned_samples, int32_t **pruned_child)
-{
-	double min[2];
-	for (int side = 0; side < 2; side++)
-		min[side] = HTML_PRUNE_PERCENT / 100 * (double)h->ft.nodes[0].total[side];
-	size_t out = 0;
-	*npruned = 0;
-	*pruned_samples = 0;
-	*pruned_child = xmalloc(h->ft.nnodes * sizeof **pruned_child);
-	for (size_t i = 0; i < h->ft.nnodes; i++) {
-		struct ft_node *n = &h->ft.nodes[i];
-		(*pruned_child)[i] = -1;
-		int keep = i == 0 || (double)n->total[0] >= min[0] || (h->diff && (double)n->total[1] >= min[1]);
-		/* a node under a pruned one is pruned too */
-		if (keep && n->parent >= 0 && h->ft.nodes[n->parent].out < 0)
-			keep = 0;
-		n->out = keep ? (int32_t)out++ : -1;
-		if (!keep) {
-			(*npruned)++;
-			*pruned_samples += n->self[0] + n->self[1];
-		}
-	}
-	/* the [pruned] children, after the kept nodes: a pruned node goes
-	 * into the one of its nearest kept ancestor (its parent's, found
-	 * already: parents come first) */
-	for (size_t i = 1; i < h->ft.nnodes; i++) {
-		struct ft_node *n = &h->ft.nodes[i];
-		if (n->out >= 0)
-			continue;
-		const struct ft_node *pa = &h->ft.nodes[n->parent];
-		if (pa->out < 0) {
-			n->out = pa->out;
-			continue;
-		}
-		if ((*pruned_child)[n->parent] < 0)
-			(*pruned_child)[n->parent] = (int32_t)out++;
-		n->out = -2 - (*pruned_child)[n->parent];  /* written into that [pruned] node */
-	}
-	return out;
-}
-
-static int32_t written(const struct html *h, uint32_t node)
-{
-	int32_t o = h->ft.nodes[node].out;
-	return o >= 0 ? o : -2 - o;
-}
-
 static void write_flame(struct html *h)
 {
 	FILE *out = h->out;
-	size_t npruned;
-	uint64_t pruned_samples;
-	int32_t *pc;
-	size_t nout = prune_tree(h, &npruned, &pruned_samples, &pc);
-	int32_t *parent = xmalloc(nout * sizeof *parent), *func = xmalloc(nout * sizeof *func);
-	uint64_t *self[2] = { xcalloc(nout, sizeof(uint64_t)), xcalloc(nout, sizeof(uint64_t)) };
-	for (size_t i = 0; i < h->ft.nnodes; i++) {
-		const struct ft_node *n = &h->ft.nodes[i];
-		int32_t o = written(h, (uint32_t)i);
-		if (n->out >= 0) {
-			parent[o] = n->parent >= 0 ? h->ft.nodes[n->parent].out : -1;
-			func[o] = n->func;
-		}
-		if (pc[i] >= 0) {
-			parent[pc[i]] = n->out;
-			func[pc[i]] = -1;
-		}
-		self[0][o] += n->self[0];
-		self[1][o] += n->self[1];
+	const struct flametree *t = &h->ft;
+	size_t nout = t->nnodes;
+	int32_t *parent = xmalloc((nout ? nout : 1) * sizeof *parent), *func = xmalloc((nout ? nout : 1) * sizeof *func);
+	uint64_t *self[2] = { xcalloc(nout ? nout : 1, sizeof(uint64_t)), xcalloc(nout ? nout : 1, sizeof(uint64_t)) };
+	for (size_t i = 0; i < nout; i++) {
+		parent[i] = t->nodes[i].parent;
+		func[i] = t->nodes[i].func;
+		self[0][i] = t->nodes[i].self[0];
+		self[1][i] = t->nodes[i].self[1];
 	}
 	fputs(",\"flame\":{\"funcs\":[", out);
 	const struct table *ft = &h->t[0];
@@ -396,13 +334,10 @@ static void write_flame(struct html *h)
 		flametree_diff(&h->ft, &ds, dr);
 		const char **verdict = xmalloc(nout * sizeof *verdict);
 		double *delta = xcalloc(nout, sizeof *delta);
-		for (size_t i = 0; i < nout; i++)
-			verdict[i] = diff_verdict_name(DIFF_UNRESOLVED);
-		for (size_t i = 0; i < h->ft.nnodes; i++)
-			if (h->ft.nodes[i].out >= 0) {
-				verdict[h->ft.nodes[i].out] = diff_verdict_name(dr[i].verdict);
-				delta[h->ft.nodes[i].out] = dr[i].delta;
-			}
+		for (size_t i = 0; i < nout; i++) {
+			verdict[i] = diff_verdict_name(dr[i].verdict);
+			delta[i] = dr[i].delta;
+		}
 		fputs(",\"verdict\":[", out);
 		for (size_t i = 0; i < nout; i++)
 			fprintf(out, "%s\"%s\"", i ? "," : "", verdict[i]);
@@ -417,13 +352,12 @@ static void write_flame(struct html *h)
 		free(delta);
 		free(dr);
 	}
-	fprintf(out, ",\"pruned\":{\"below_pct\":%g,\"nodes\":%zu,\"samples\":%llu}}", HTML_PRUNE_PERCENT, npruned,
-		(unsigned long long)pruned_samples);
+	fprintf(out, ",\"pruned\":{\"below_pct\":%g,\"nodes\":%zu,\"samples\":%llu}}", t->prune_pct, t->npruned,
+		(unsigned long long)t->pruned_samples);
 	free(parent);
 	free(func);
 	free(self[0]);
 	free(self[1]);
-	free(pc);
 }
 
 /* ---- pieces of the data ---- */
@@ -605,7 +539,7 @@ static void write_ticks(struct html *h, struct error *e)
 					break;
 				case 2:
 					if (tk->stack && path_of && path_of[p])
-						put_u64((uint64_t)written(h, h->ft.path_node[0][path_of[p][tk->stack - 1]]), out);
+						put_u64((uint64_t)(int32_t)h->ft.path_node[0][path_of[p][tk->stack - 1]], out);
 					else
 						fputs("-1", out);
 					break;
@@ -809,7 +743,7 @@ int html_write(FILE *out, const struct pset *s, const struct pset *s2, const str
 			build_table(&h, di);
 	h.stacks = callstack_present(s) && (!h.diff || callstack_present(s2));
 	if (h.stacks) {
-		flametree_build(&h.ft, s, h.diff ? s2 : NULL, CS_GRAPH_PATHS | CS_GRAPH_INLINES);
+		flametree_build(&h.ft, s, h.diff ? s2 : NULL, CS_GRAPH_PATHS | CS_GRAPH_INLINES, FLAMETREE_PRUNE_PERCENT);
 		if (!h.diff)
 			table_totals(&h);
 	}

@@ -106,8 +106,6 @@
 #define HTML_ANNOTATE_FUNCTIONS 50     /* functions annotated, at most */
 #define HTML_ANNOTATE_LINES 400        /* source lines embedded per function, at most */
 #define HTML_ANNOTATE_BYTES (2u << 20) /* source and instruction text embedded, at most */
-#define HTML_PRUNE_PERCENT 0.01        /* flame nodes under this share of all samples are
-					  folded into their parent's "[pruned]" child */
 
 struct html_opts {
 	const char *title;             /* NULL: the command line */
