@@ -33,6 +33,7 @@
 #include "callstack.h"
 #include "commands.h"
 #include "diff.h"
+#include "flametree.h"
 #include "escape.h"
 #include "html_assets.h"
 #include "outfile.h"
@@ -88,72 +89,44 @@ static const char usage[] =
 
 struct node {
 	const char *name;
-	uint32_t func;                 /* cs_graph function (of the side that added it) */
 	uint64_t samples, self;        /* the drawn profile (NEW in a diff): total and own samples */
 	uint64_t base, base_self;      /* diff: the base profile's */
 	size_t child, next;            /* first child, next sibling: index + 1, 0 for none */
 	size_t parent;
-	int unnamed;                   /* diff: no name to match by (diff_key_unresolved, no symbol) */
 	struct diff_row *row;          /* diff: its test, or NULL (no own samples on either side) */
 };
 
 struct tree {
 	struct node *v;
-	size_t n, cap;
-	size_t depth;                  /* deepest level drawn */
-	int by_name;                   /* diff: frames match by name, not by function */
+	size_t n;
+	size_t depth;                  /* deepest level with samples drawn */
 };
 
-/* Does g's function func lack a symbol?  callstack.c names such a frame
- * "MODULE+0xADDR" in a string of its own (g->owned), which differs
- * between builds: not a name to match by. */
-static int func_unnamed(const struct cs_graph *g, uint32_t func)
+/* The drawn tree from the merged one (flametree.h): the drawn side d's
+ * samples (NEW in a diff), the base's beside them, children linked in the
+ * order they were made. */
+static void tree_from(struct tree *t, const struct flametree *ft, int d)
 {
-	const char *name = g->funcs[func].name;
-	if (strcmp(name, "[unknown]") == 0)
-		return 1;
-	for (size_t i = 0; i < g->nowned; i++)
-		if (g->owned[i] == name)
-			return 1;
-	return 0;
-}
-
-/* The child of parent for function func of g, added on first sight:
- * frames are told apart by their function, never by a (cut) name; in a
- * diff, by their name, so that two builds' frames match (as pct diff's
- * rows do). */
-static size_t child_of(struct tree *t, size_t parent, const struct cs_graph *g, uint32_t func)
-{
-	const char *name = g->funcs[func].name;
-	for (size_t c = t->v[parent].child; c; c = t->v[c - 1].next)
-		if (t->by_name ? strcmp(t->v[c - 1].name, name) == 0 : t->v[c - 1].func == func)
-			return c - 1;
-	grow(&t->v, &t->cap, t->n + 1, sizeof *t->v);
-	t->v[t->n] = (struct node){ .name = name, .func = func, .next = t->v[parent].child, .parent = parent,
-				    .unnamed = t->by_name && func_unnamed(g, func) };
-	t->v[parent].child = t->n + 1;
-	return t->n++;
-}
-
-/* Add path p of g: to the drawn counts, or with base 1 to the base's. */
-static void tree_add(struct tree *t, const struct cs_graph *g, const struct cs_path *p, int base)
-{
-	size_t at = 0;
-	for (size_t k = 0;; k++) {
-		if (base)
-			t->v[at].base += p->samples;
-		else
-			t->v[at].samples += p->samples;
-		if (k == p->n)
-			break;
-		at = child_of(t, at, g, p->funcs[k]);
+	t->n = ft->nnodes;
+	t->v = xcalloc(t->n ? t->n : 1, sizeof *t->v);
+	size_t *depth = xcalloc(t->n ? t->n : 1, sizeof *depth);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct ft_node *f = &ft->nodes[i];
+		t->v[i] = (struct node){ .name = flametree_name(ft, i), .samples = f->total[d], .self = f->self[d],
+					 .base = f->total[0], .base_self = f->self[0],
+					 .parent = f->parent < 0 ? 0 : (size_t)f->parent };
+		if (i > 0) {
+			depth[i] = depth[f->parent] + 1;
+			if (f->total[d] > 0 && depth[i] > t->depth)
+				t->depth = depth[i];
+		}
 	}
-	if (base)
-		t->v[at].base_self += p->samples;
-	else
-		t->v[at].self += p->samples;
-	if (!base && p->n > t->depth)
-		t->depth = p->n;
+	for (size_t i = t->n; i-- > 1;) {  /* prepend, last first: made order */
+		struct node *p = &t->v[t->v[i].parent];
+		t->v[i].next = p->child;
+		p->child = i + 1;
+	}
+	free(depth);
 }
 
 /* flamegraph.pl's "hot" palette, hashed from the name so that a function
@@ -279,35 +252,12 @@ static void write_script(FILE *out)
 	fputs("\n]]></script>\n", out);
 }
 
-/* The effective period of a side's samples with stacks, in seconds: the
- * set's CPU time over the samples taken (stats_period, as pct diff), the
- * samples taken scaled to the share of them that have stacks. */
-static double stack_period(const struct pset *s, const struct cs_graph *g)
+/* One side's files, as a set with stacks. */
+static void side_load(struct pset *s, char *const *files, size_t n, const char *what)
 {
-	if (s->total == 0 || g->samples == 0)
-		return 0;
-	double taken = (double)(s->total + s->dropped) * (double)g->samples / (double)s->total;
-	return stats_period(s->cpu_ns, (uint64_t)llround(taken)) / 1e9;
-}
-
-/* One side: its files, their set and stacks. */
-struct side {
-	struct pset s;
-	struct cs_graph g;
-};
-
-static void side_load(struct side *sd, char *const *files, size_t n, const char *what)
-{
-	cmd_load(&sd->s, files, n, what);
-	if (!callstack_present(&sd->s))
+	cmd_load(s, files, n, what);
+	if (!callstack_present(s))
 		die("flame: %s%s has no call stacks (record with `pct record -g`)", what, files[0]);
-	callstack_graph(&sd->s, &sd->g);
-}
-
-static void side_free(struct side *sd)
-{
-	callstack_graph_free(&sd->g);
-	pset_free(&sd->s);
 }
 
 /* The frames only in the base (no samples in NEW, own samples in the
@@ -385,24 +335,21 @@ int cmd_flame(int argc, char **argv)
 	if (diff_opts && !diff)
 		die_usage("flame: --normalize, --alpha and --min-effect are for a diff (BASE NEW, without --sum)");
 
-	/* sides[0]: the drawn profile (NEW in a diff); sides[1]: the base */
-	struct side sides[2];
+	/* base and new in a diff, else the one set; the tree drawn from the
+	 * new side's samples (side 1), or the set's (0) */
+	struct pset sets[2];
 	char err[512];
 	if (diff) {
-		side_load(&sides[1], argv + optind, 1, "base: ");
-		side_load(&sides[0], argv + optind + 1, 1, "new: ");
+		side_load(&sets[0], argv + optind, 1, "base: ");
+		side_load(&sets[1], argv + optind + 1, 1, "new: ");
 	} else {
-		side_load(&sides[0], argv + optind, nfiles, "");
+		side_load(&sets[0], argv + optind, nfiles, "");
 	}
-	struct cs_graph *g = &sides[0].g;
-	struct tree t = { .by_name = diff };
-	grow(&t.v, &t.cap, 1, sizeof *t.v);
-	t.v[t.n++] = (struct node){ .name = "all" };
-	for (size_t i = 0; i < g->npaths; i++)
-		tree_add(&t, g, &g->paths[i], 0);
-	if (diff)
-		for (size_t i = 0; i < sides[1].g.npaths; i++)
-			tree_add(&t, &sides[1].g, &sides[1].g.paths[i], 1);
+	struct flametree ft;
+	flametree_build(&ft, &sets[0], diff ? &sets[1] : NULL, CS_GRAPH_INLINES);
+	const struct cs_graph *g = &ft.g[diff], *gb = &ft.g[0];
+	struct tree t = { 0 };
+	tree_from(&t, &ft, diff);
 
 	/* diff: one test per frame with own samples on either side (a frame
 	 * with none has nothing that changed: unchanged, untested) */
@@ -416,22 +363,15 @@ int cmd_flame(int argc, char **argv)
 		if (t.v[0].base == 0 || t.v[0].samples == 0)
 			die("flame: the %s profile has no samples with stacks", t.v[0].base == 0 ? "base" : "new");
 		rows = xcalloc(t.n, sizeof *rows);
-		for (size_t i = 1; i < t.n; i++)
-			if (t.v[i].self + t.v[i].base_self > 0)
-				rows[nrows++] = (struct diff_row){ .base = t.v[i].base_self, .new = t.v[i].self,
-								   .unresolved = t.v[i].unnamed };
-		ds.base_total = t.v[0].base;
-		ds.new_total = t.v[0].samples;
-		ds.base_period = stack_period(&sides[1].s, &sides[1].g);
-		ds.new_period = stack_period(&sides[0].s, g);
+		flametree_diff_setup(&ft, &ds);
 		if (!ds.share && (ds.base_period == 0 || ds.new_period == 0))
 			die("flame: a side has no CPU time recorded; use --normalize to compare shares");
-		diff_compute(rows, nrows, &ds);
-		nrows = 0;
+		flametree_diff(&ft, &ds, rows);
 		for (size_t i = 1; i < t.n; i++) {
 			struct node *n = &t.v[i];
 			if (n->self + n->base_self > 0) {
-				n->row = &rows[nrows++];
+				n->row = &rows[i];
+				nrows++;
 				untested += (size_t)n->row->unresolved;
 				if ((n->row->verdict == DIFF_SLOWER || n->row->verdict == DIFF_FASTER) &&
 				    fabs(n->row->delta) > max_delta)
@@ -480,7 +420,7 @@ int cmd_flame(int argc, char **argv)
 		fputs(" against ", out);
 		esc_xml(argv[optind + 1], 90, out);
 	} else
-		esc_xml(sides[0].s.nprofiles == 1 ? sides[0].s.profiles[0].cmdline : "pct flame graph", 200, out);
+		esc_xml(sets[0].nprofiles == 1 ? sets[0].profiles[0].cmdline : "pct flame graph", 200, out);
 	fputs("</text>\n", out);
 	/* the controls (the script makes them work) */
 	fprintf(out, "<text id=\"pct-reset\" class=\"ctl\" x=\"%d\" y=\"24\">Reset zoom</text>\n", PAD);
@@ -495,7 +435,6 @@ int cmd_flame(int argc, char **argv)
 			(unsigned long long)t.v[0].samples, (unsigned long long)g->unrooted,
 			g->samples ? 100.0 * (double)g->unrooted / (double)g->samples : 0.0);
 	} else {
-		const struct cs_graph *gb = &sides[1].g;
 		fprintf(out, "<text x=\"%d\" y=\"%.0f\">width: the new profile's samples, %llu with stacks (%llu, "
 			     "%.2f%%, not unwound to their root); base: %llu (%llu, %.2f%%); click to zoom</text>\n",
 			PAD, y, (unsigned long long)t.v[0].samples, (unsigned long long)g->unrooted,
@@ -547,17 +486,18 @@ int cmd_flame(int argc, char **argv)
 	/* the note after the graph; none when the graph was lost (the
 	 * dispatcher says so) */
 	if (outname || stdout_error() == 0) {
-		if (diff && sides[1].g.unrooted)
-			callstack_print_unrooted(&sides[1].g, "pct: flame: base: ", stderr);
+		if (diff && gb->unrooted)
+			callstack_print_unrooted(gb, "pct: flame: base: ", stderr);
 		if (g->unrooted)
 			callstack_print_unrooted(g, diff ? "pct: flame: new: " : "pct: flame: ", stderr);
 	}
 	free(gone);
 	free(rows);
 	free(t.v);
-	side_free(&sides[0]);
+	flametree_free(&ft);
+	pset_free(&sets[0]);
 	if (diff)
-		side_free(&sides[1]);
+		pset_free(&sets[1]);
 	symtab_free_all();
 	return 0;
 }

@@ -900,7 +900,7 @@ function frameTip(v) {
 	}
 	if (fn && fn.module)
 		out.push('module: ' + esc(fn.module));
-	var loc = fn ? sourceOf(fn.row) : '';
+	var loc = fn && fn.file ? fn.file + ':' + fn.line : fn ? sourceOf(fn.row) : '';
 	if (loc)
 		out.push('source: ' + esc(loc));
 	if (v === 0)
@@ -1157,9 +1157,9 @@ function drawSource() {
 			out.push('<tr><td>no source lines' + (a.file ? '' : ' (no line table)') + '</td></tr>');
 		for (i = 0; i < lines.length; i++) {
 			var L = lines[i], m = hotMark(L[1], n, hotLine);
-			out.push('<tr class="' + rowClass(m) + '" data-line="' + L[0] + '" data-samples="' + L[1] + '"><td class="mark">' + esc(m) +
-				'</td><td class="num">' + (L[1] || '') + '</td><td class="num">' + (L[1] ? pct(100 * L[1] / (n || 1), 1) : '') +
-				'</td><td class="num lno">' + L[0] + '</td><td class="text">' + (L[2] === null ? '<i>(not embedded)</i>' : esc(L[2])) + '</td></tr>');
+			out.push('<tr class="' + rowClass(m) + '" data-line="' + L[0] + '" data-samples="' + L[1] + '"><td class="num lno">' + L[0] +
+				'</td><td class="mark">' + esc(m) + '</td><td class="num">' + (L[1] || '') + '</td><td class="num">' +
+				(L[1] ? pct(100 * L[1] / (n || 1), 1) : '') + '</td><td class="text">' + (L[2] === null ? '<i>(not embedded)</i>' : esc(L[2])) + '</td></tr>');
 		}
 		hotSeen = false;
 		out.push('</tbody></table><div class="pad"></div></div></div><div><h3>Disassembly</h3><div class="scroll" id="pct-asm"><table class="code"><tbody>');
@@ -1167,9 +1167,9 @@ function drawSource() {
 			out.push('<tr><td>' + esc(a.why || 'no instructions') + '</td></tr>');
 		for (i = 0; i < insns.length; i++) {
 			var I = insns[i], im = hotMark(I[1], n, hottest);
-			out.push('<tr class="' + rowClass(im) + '" data-samples="' + I[1] + '"><td class="mark">' + esc(im) +
-				'</td><td class="num">' + (I[1] || '') + '</td><td class="num">' + (I[1] ? pct(100 * I[1] / (n || 1), 1) : '') +
-				'</td><td class="addr">' + esc(I[0]) + '</td><td class="text">' + esc(I[2]) + '</td><td class="num lno">' + (I[3] ? ':' + I[3] : '') + '</td></tr>');
+			out.push('<tr class="' + rowClass(im) + '" data-samples="' + I[1] + '"><td class="addr">' + esc(I[0]) +
+				'</td><td class="mark">' + esc(im) + '</td><td class="num">' + (I[1] || '') + '</td><td class="num">' +
+				(I[1] ? pct(100 * I[1] / (n || 1), 1) : '') + '</td><td class="text">' + esc(I[2]) + '</td><td class="num lno">' + (I[3] ? ':' + I[3] : '') + '</td></tr>');
 		}
 		out.push('</tbody></table><div class="pad"></div></div></div></div>');
 	}

@@ -543,7 +543,7 @@ static uint32_t graph_func(struct graph_build *b, const struct cs_frame *f)
 			gr = (long)g->groups.nrows - 1;
 		}
 		grow(&g->funcs, &g->capfuncs, g->nfuncs + 1, sizeof *g->funcs);
-		g->funcs[g->nfuncs++] = (struct cs_func){ f->module, start, name, (size_t)gr, 0 };
+		g->funcs[g->nfuncs++] = (struct cs_func){ f->module, start, name, (size_t)gr, 0, !named };
 		g->ngroups = g->groups.nrows;
 		*id = g->nfuncs;
 	}
@@ -578,7 +578,7 @@ static uint32_t graph_inline_func(struct graph_build *b, uint32_t m, const char 
 			gr = (long)g->groups.nrows - 1;
 		}
 		grow(&g->funcs, &g->capfuncs, g->nfuncs + 1, sizeof *g->funcs);
-		g->funcs[g->nfuncs++] = (struct cs_func){ m, 0, label, (size_t)gr, 1 };
+		g->funcs[g->nfuncs++] = (struct cs_func){ m, 0, label, (size_t)gr, 1, 0 };
 		g->ngroups = g->groups.nrows;
 		*id = g->nfuncs;
 	}

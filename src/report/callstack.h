@@ -79,6 +79,8 @@ struct cs_func {
 					  rows of a flat report, keyed by (module, function) */
 	int inlined;                   /* CS_GRAPH_INLINES: a function inlined there, named
 					  "NAME (inline)", start 0 */
+	int unnamed;                   /* no symbol names it: "[unknown]" or "MODULE+0xADDR",
+					  which differ between builds (not a name to match by) */
 };
 
 /* A distinct call stack: functions root first, and its samples. */

@@ -2,10 +2,12 @@
  * flametree.c - the call stacks of one or two profile sets merged into one
  * tree (flametree.h).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "flametree.h"
+#include "stats.h"
 #include "util.h"
 
 /* The tree's function of g's function f: by module path and name; in a
@@ -20,8 +22,15 @@ static int32_t tree_func(struct flametree *h, const struct cs_graph *g, uint32_t
 	if (r < 0) {
 		r = (long)agg_add(&h->fkeys, key, 0);
 		h->fmods = xrealloc(h->fmods, h->fkeys.nrows * sizeof *h->fmods);
+		h->funnamed = xrealloc(h->funnamed, h->fkeys.nrows);
+		h->fdef = xrealloc(h->fdef, h->fkeys.nrows * sizeof *h->fdef);
+		h->fside = xrealloc(h->fside, h->fkeys.nrows);
 		h->fmods[r] = path;
+		h->funnamed[r] = 0;
+		h->fdef[r] = cf;
+		h->fside[r] = (unsigned char)(g == &h->g[1]);
 	}
+	h->funnamed[r] |= (unsigned char)(cf->unnamed != 0);
 	return (int32_t)r;
 }
 
@@ -131,6 +140,9 @@ void flametree_free(struct flametree *t)
 	}
 	agg_free(&t->fkeys);
 	free(t->fmods);
+	free(t->funnamed);
+	free(t->fdef);
+	free(t->fside);
 	free(t->nodes);
 	memset(t, 0, sizeof *t);
 }
@@ -139,6 +151,23 @@ const char *flametree_name(const struct flametree *t, size_t v)
 {
 	int32_t f = t->nodes[v].func;
 	return f < 0 ? "all" : t->fkeys.rows[f].key[1];
+}
+
+/* a side's period per sample with a stack, seconds */
+static double stack_period(const struct pset *s, const struct cs_graph *g)
+{
+	if (s->total == 0 || g->samples == 0)
+		return 0;
+	double taken = (double)(s->total + s->dropped) * (double)g->samples / (double)s->total;
+	return stats_period(s->cpu_ns, (uint64_t)llround(taken)) / 1e9;
+}
+
+void flametree_diff_setup(const struct flametree *t, struct diff_setup *ds)
+{
+	ds->base_total = t->nnodes ? t->nodes[0].total[0] : 0;
+	ds->new_total = t->nnodes ? t->nodes[0].total[1] : 0;
+	ds->base_period = stack_period(t->s[0], &t->g[0]);
+	ds->new_period = stack_period(t->s[1], &t->g[t->diff]);
 }
 
 void flametree_diff(const struct flametree *t, const struct diff_setup *ds, struct diff_row *rows)
@@ -152,7 +181,7 @@ void flametree_diff(const struct flametree *t, const struct diff_setup *ds, stru
 		if (nd->self[0] + nd->self[1] == 0)
 			continue;
 		r[m] = rows[v];
-		r[m].unresolved = nd->func < 0 || strcmp(flametree_name(t, v), "[unknown]") == 0;
+		r[m].unresolved = nd->func < 0 || t->funnamed[nd->func];
 		at[m++] = v;
 	}
 	diff_compute(r, m, ds);

@@ -28,6 +28,9 @@ struct flametree {
 	struct agg fkeys;              /* functions: (module path, name); in a diff ("", name),
 					  matched by name as pct diff matches them */
 	const char **fmods;            /* [func] its module's path (the first seen) */
+	unsigned char *funnamed;       /* [func] 1: no symbol names it (cs_func.unnamed) */
+	const struct cs_func **fdef;   /* [func] the graph's function first seen for it */
+	unsigned char *fside;          /* [func] the side of that graph */
 	struct ft_node *nodes;         /* parents before their children; node 0 the root */
 	size_t nnodes, capnodes;
 	uint32_t *path_node[2];        /* [side][path of g[side]] -> its leaf node */
@@ -47,10 +50,20 @@ void flametree_free(struct flametree *t);
 const char *flametree_name(const struct flametree *t, size_t v);
 
 /*
+ * The totals and periods of a diff of t's stack samples in ds (the rest of
+ * ds is the caller's): each side's samples with stacks, and the period of
+ * one, the set's CPU time over the samples taken (stats_period, as pct
+ * diff) scaled to the share of them that have stacks.  A period is 0 if a
+ * side has no CPU time recorded.
+ */
+void flametree_diff_setup(const struct flametree *t, struct diff_setup *ds);
+
+/*
  * The diff of every node's self samples, pct diff's test (diff.h) with
  * setup ds: rows[v] for node v (n = t->nnodes, keys unset).  Nodes
  * without samples on either side are unchanged and not counted in Holm's
- * adjustment; "[unknown]" ones are unresolved.
+ * adjustment; unnamed ones ("[unknown]", "MODULE+0xADDR": funnamed) are
+ * unresolved.
  */
 void flametree_diff(const struct flametree *t, const struct diff_setup *ds, struct diff_row *rows);
 

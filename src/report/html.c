@@ -358,7 +358,18 @@ static void write_flame(struct html *h)
 		json_str(ename, out);
 		fputs(",\"module\":", out);
 		json_str(path_base(epath), out);
-		fprintf(out, ",\"row\":%ld}", r >= 0 ? (long)byname.rows[r].samples - 1 : -1L);
+		fprintf(out, ",\"row\":%ld", r >= 0 ? (long)byname.rows[r].samples - 1 : -1L);
+		/* where the function starts (its symbol's first line), for the
+		 * hover; none for inlined frames and unnamed code */
+		const struct cs_func *cf = h->ft.fdef[f];
+		struct srcline sl;
+		if (cf->module != PSET_NO_MODULE && !cf->inlined && !cf->unnamed &&
+		    symtab_srcline(pset_symtab(&h->s[h->ft.fside[f]]->mods[cf->module]), cf->start, &sl) == 0) {
+			fputs(",\"file\":", out);
+			json_str(sl.file, out);
+			fprintf(out, ",\"line\":%d", sl.line);
+		}
+		fputc('}', out);
 		free(ename);
 		free(epath);
 	}
@@ -379,6 +390,9 @@ static void write_flame(struct html *h)
 		struct diff_row *dr = xcalloc(h->ft.nnodes, sizeof *dr);
 		struct diff_setup ds;
 		diff_setup_of(h, &ds);
+		flametree_diff_setup(&h->ft, &ds);  /* of the samples with stacks */
+		if (ds.base_period == 0 || ds.new_period == 0)
+			ds.share = 1;
 		flametree_diff(&h->ft, &ds, dr);
 		const char **verdict = xmalloc(nout * sizeof *verdict);
 		double *delta = xcalloc(nout, sizeof *delta);

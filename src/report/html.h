@@ -66,7 +66,9 @@
  *   },
  *   "flame": null | {               with call stacks: the merged tree (flametree.h),
  *                                   root first, a node's parent before it
- *     "funcs": [{"name", "module", "row"}],   row: the function table's row, or -1;
+ *     "funcs": [{"name", "module", "row", "file", "line"}],   row: the function table's
+ *                                   row, or -1; file, line: where its symbol starts
+ *                                   (absent for inlined frames and unnamed code);
  *                                   a function inlined at a frame's address is a
  *                                   frame of its own above it, "NAME (inline)"
  *                                   (callstack.h, CS_GRAPH_INLINES); in a diff,

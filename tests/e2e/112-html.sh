@@ -13,7 +13,8 @@
 #     --alpha=0.001 so that the "nothing else" half fails by chance rarely:
 #     work_a is the only row and the only frame called faster, and its
 #     frames the only coloured ones; an A/A pair (two runs of work-full) has
-#     no row or frame slower or faster, and no frame coloured.
+#     no row or frame slower or faster, and no frame coloured.  pct flame
+#     BASE NEW flags the same frames with the same verdicts.
 #  3. 100,000 stack samples (bench/deepstacks.c, 10 kHz): the page is at
 #     most 10 MB and interactive (data-ready) in under 2 s, the least of 3
 #     loads; measured and printed (bench/html.sh times its generation).
@@ -67,7 +68,7 @@ json st.json 'd["search"]["text"]' | grep -qF "$hs samples, $share" || fail "mat
 line=$("$PCTBIN" report --by=line --format=tsv st.pct | awk -F'\t' -v f="$hot" 'NR > 1 && $0 ~ "\t" f "\t" { print $(NF-2); exit }')
 [ -n "$line" ] || fail "no line of $hot in pct report --by=line"
 [ "$(json st.json 'd["source"]["firstIsHot"]')" = True ] || fail "the source view does not show the hot line first: $(json st.json 'd["source"]')"
-json st.json 'd["source"]["hot"]' | grep -q "^$line[^0-9]" || fail "the hot line shown is not line $line: $(json st.json 'd["source"]["hot"]')"
+[ "$(json st.json "'$line' in d['source']['hot']")" = True ] || fail "the hot line shown is not line $line: $(json st.json 'd["source"]["hot"]')"
 echo "source view: the first line shown is the hot line $line"
 
 # 2. diffs
@@ -77,13 +78,15 @@ done
 "$PCTBIN" record -g -o full2.pct "$PROGS/work-full" 1500 >/dev/null 2>&1 || fail "record work-full again"
 "$PCTBIN" html --alpha=0.001 -o ab.html full.pct half.pct || fail "pct html full half"
 "$PCTBIN" html --alpha=0.001 -o aa.html full.pct full2.pct || fail "pct html full full2"
+"$PCTBIN" flame --alpha=0.001 -o ab.svg full.pct half.pct || fail "pct flame full half"
 probe ab.html diff >ab.json || fail "probe ab"
 probe aa.html diff >aa.json || fail "probe aa"
 clean ab.json
 clean aa.json
-python3 - ab.json aa.json <<'PY' || fail "diff verdicts (above)"
-import json, sys
-ab, aa = (json.load(open(f)) for f in sys.argv[1:])
+python3 - ab.json aa.json ab.svg <<'PY' || fail "diff verdicts (above)"
+import json, sys, xml.etree.ElementTree as ET
+ab, aa = (json.load(open(f)) for f in sys.argv[1:3])
+svg = [g.attrib for g in ET.parse(sys.argv[3]).iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "f"]
 ok = True
 def check(cond, what):
     global ok
@@ -97,6 +100,10 @@ check(ff == ["work_a"], f"A/B frames slower or faster: {ff}")
 col = sorted({f["f"] for f in ab["frames"] if f["coloured"]})
 check(col == ["work_a"], f"A/B coloured frames: {col}")
 print(f"A/B: {len(ab['frames'])} frames, {sum(f['coloured'] for f in ab['frames'])} coloured")
+# pct flame BASE NEW draws the same tree with the same verdicts
+key = lambda fs: sorted((f, v) for f, v in fs if v in ("slower", "faster"))
+hv, sv = key((f["f"], f["v"]) for f in ab["frames"]), key((g["data-function"], g["data-verdict"]) for g in svg)
+check(hv == sv, f"the SVG's flagged frames {sv} are the page's {hv}")
 aaf = [r["f"] for r in aa["rows"] if r["v"] in ("slower", "faster")]
 check(aaf == [], f"A/A rows slower or faster: {aaf}")
 aafr = [f["f"] for f in aa["frames"] if f["v"] in ("slower", "faster") or f["coloured"]]

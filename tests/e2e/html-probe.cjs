@@ -98,7 +98,8 @@ async function frameBox(p, fn) {
 				// the first row shown at the pane's top
 				const top = pane.getBoundingClientRect().top;
 				const first = rows.find((r) => r.getBoundingClientRect().bottom > top + 1);
-				return { hot: hot && hot.textContent, first: first && first.textContent,
+				const cells = (r) => r && [...r.cells].map((c) => c.textContent.trim());
+				return { hot: cells(hot), first: cells(first),
 					firstIsHot: !!hot && first === hot, rows: rows.length };
 			});
 		} else if (mode === 'diff') {
