@@ -32,13 +32,14 @@
 #include "symtab.h"
 #include "infile.h"
 #include "launch.h"
+#include "modfile.h"
 #include "perfmap.h"
 #include "profile.h"
 #include "tree.h"
 #include "util.h"
 
 static const char usage[] =
-	"usage: pct record [-o FILE] [-e EVENT] [-F HZ] [-c PERIOD] [-g] [--] COMMAND [ARG...]\n"
+	"usage: pct record [-o FILE] [-e EVENT] [-F HZ] [-c PERIOD] [-g] [--no-cache] [--] COMMAND [ARG...]\n"
 	"\n"
 	"Run COMMAND with pct's sampling runtime preloaded and write its profile\n"
 	"to FILE (default: COMMAND's base name + \".pct\").  An existing FILE is\n"
@@ -48,8 +49,11 @@ static const char usage[] =
 	"runs; when COMMAND ends, record folds its run's files into FILE, one\n"
 	"tree file (compacted, in the tree's order; see pct-record(1)) that\n"
 	"every command reads, and prints a summary: processes, samples, and the\n"
-	"share of COMMAND's CPU time (wait4) they cover.  The exit status is\n"
-	"COMMAND's.\n"
+	"share of COMMAND's CPU time (wait4) they cover.  Then every module\n"
+	"that holds samples (every one with -g), with its separate debug file\n"
+	"when one is found, is put in the build-id cache ($XDG_CACHE_HOME/pct,\n"
+	"default ~/.cache/pct; see pct-cache(1)), so that the profile keeps its\n"
+	"names after a rebuild.  The exit status is COMMAND's.\n"
 	"\n"
 	"  -o, --output=FILE  write the profile to FILE\n"
 	"  -e, --event=EVENT  cpu (default): user + system CPU time, CPU-time timers\n"
@@ -66,6 +70,8 @@ static const char usage[] =
 	"                     CFI, so code without frame pointers unwinds too\n"
 	"      --stack-bytes=N  bytes of stack copied per sample with -g (default\n"
 	"                     16384, at most 65536)\n"
+	"      --no-cache     do not put the modules in the build-id cache (as\n"
+	"                     $PCT_CACHE=0)\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"See pct-record(1).\n";
@@ -253,7 +259,10 @@ static void keep_modules(char *file)
 {
 	struct pset s;
 	struct pack_kept k;
-	char err[512];
+	char err[512], *dir = modfile_cache_dir();
+	free(dir);
+	if (dir == NULL) /* off: --no-cache, $PCT_CACHE=0, or no home */
+		return;
 	if (pset_load(&s, &file, 1, err, sizeof err) != 0)
 		return;
 	pack_cache(&s, 0, &k);
@@ -556,6 +565,7 @@ int cmd_record(int argc, char **argv)
 		{ "count", required_argument, NULL, 'c' },
 		{ "call-graph", no_argument, NULL, 'g' },
 		{ "stack-bytes", required_argument, NULL, 'S' },
+		{ "no-cache", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -590,6 +600,9 @@ int cmd_record(int argc, char **argv)
 		case 'e':
 			event = optarg;
 			check_event(event);
+			break;
+		case 'N':
+			modfile_set_cache(0); /* neither filled nor read (modfile.h) */
 			break;
 		default:
 			return usage_exit(usage, c == 'h');

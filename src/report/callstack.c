@@ -170,10 +170,13 @@ static Dwfl *unwinder_dwfl(struct unwinder *u, const struct pset *s, size_t prof
 			continue;
 		/* ET_DYN: base is the load bias; overlapping or repeated
 		 * mappings of a file are refused by libdwfl and skipped */
-		if (dwfl_report_elf(dwfl, path_base(m->path), symtab_file(st), fd, m->start - link, false) != NULL)
+		Dwfl_Module *dm = dwfl_report_elf(dwfl, path_base(m->path), symtab_file(st), fd, m->start - link, false);
+		if (dm != NULL) {
+			debuginfo_set_recorded_path(dm, m->path);
 			reported++;
-		else
+		} else {
 			close(fd);
+		}
 	}
 	dwfl_report_end(dwfl, NULL, NULL);
 	if (reported == 0 || !dwfl_attach_state(dwfl, NULL, 1, &thread_callbacks, u)) {

@@ -267,6 +267,52 @@ static int link_name_ok(const char *name)
 	return name && *name && strchr(name, '/') == NULL && strstr(name, "..") == NULL;
 }
 
+/*
+ * The debug link's file (link, with crc) looked for beside each of the
+ * ndirs module files' directories (dirs: file paths, duplicates
+ * skipped): DIR/link, DIR/.debug/link, /usr/lib/debug/DIR/link, kept as
+ * try_file checks it.  -1 if none is found or link is not a plain name.
+ */
+static int link_search(const char *const *files, size_t nfiles, const char *link, uint32_t crc,
+		       const struct stat *self, const uint8_t *id, size_t len, char **name)
+{
+	int fd = -1;
+	char *dirs[2];
+	size_t ndirs = 0;
+	if (!link_name_ok(link))
+		return -1;
+	for (size_t f = 0; f < nfiles && ndirs < 2; f++) {
+		if (files[f] == NULL)
+			continue;
+		char *copy = xstrdup(files[f]);
+		char *dir = xstrdup(dirname(copy));
+		free(copy);
+		int seen = 0;
+		for (size_t k = 0; k < ndirs; k++)
+			seen |= strcmp(dirs[k], dir) == 0;
+		if (seen)
+			free(dir);
+		else
+			dirs[ndirs++] = dir;
+	}
+	for (size_t d = 0; d < ndirs; d++) {
+		const char *dir = dirs[d];
+		char *cand[3] = {
+			xasprintf("%s/%s", dir, link),
+			xasprintf("%s/.debug/%s", dir, link),
+			xasprintf(DEBUG_ROOT "%s%s/%s", dir[0] == '/' ? "" : "/", dir, link),
+		};
+		for (int i = 0; i < 3; i++) {
+			if (fd < 0)
+				fd = try_file(cand[i], self, id, len, crc, name);
+			free(cand[i]);
+		}
+	}
+	for (size_t d = 0; d < ndirs; d++)
+		free(dirs[d]);
+	return fd;
+}
+
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
 			  char **debuginfo_file_name)
@@ -277,7 +323,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	struct stat self;
 	const char *why;
 	int fd = -1;
-	(void)userdata, (void)modname, (void)base;
+	(void)modname, (void)base;
 
 	if (file_name == NULL)
 		return -1;
@@ -321,24 +367,52 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 		if (fd >= 0)
 			return fd;
 	}
-	if (link_name_ok(debuglink_file)) {
-		char *copy = xstrdup(file_name);
-		const char *dir = dirname(copy);
-		char *cand[3] = {
-			xasprintf("%s/%s", dir, debuglink_file),
-			xasprintf("%s/.debug/%s", dir, debuglink_file),
-			xasprintf(DEBUG_ROOT "%s%s/%s", dir[0] == '/' ? "" : "/", dir, debuglink_file),
-		};
-		for (int i = 0; i < 3; i++) {
-			if (fd < 0)
-				fd = try_file(cand[i], &self, id, len, debuglink_crc, debuginfo_file_name);
-			free(cand[i]);
-		}
-		free(copy);
-		if (fd >= 0)
-			return fd;
-	}
+	/* beside the file opened, then beside the path the module was
+	 * recorded at (the file opened may be the cache's copy) */
+	const char *files[2] = { file_name, userdata ? *userdata : NULL };
+	fd = link_search(files, 2, debuglink_file, debuglink_crc, &self, id, len, debuginfo_file_name);
+	if (fd >= 0)
+		return fd;
 	return len > 0 ? ask_debuginfod(id, len, DEBUGINFO, debuginfo_file_name) : -1;
+}
+
+void debuginfo_set_recorded_path(Dwfl_Module *mod, const char *path)
+{
+	void **ud = NULL;
+	if (path == NULL || path[0] != '/') /* "[vdso]", or no path: nowhere to look */
+		return;
+	if (mod && dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL) && ud)
+		*ud = (void *)path;
+}
+
+int debuginfo_find_local(const char *path, const uint8_t *id, size_t len, char **name)
+{
+	struct stat self;
+	const char *why;
+	GElf_Word crc = 0;
+	char *link = NULL;
+	*name = NULL;
+	if (len == 0 || len > BUILD_ID_BYTES_MAX)
+		return -1;
+	char *bp = build_id_path(id, len);
+	int fd = try_file(bp, NULL, id, len, 0, name);
+	free(bp);
+	if (fd >= 0)
+		return fd;
+	int mfd = infile_open(path, 0, &self, &why);
+	if (mfd < 0)
+		return -1;
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_begin(mfd, ELF_C_READ, NULL);
+	const char *l = elf ? dwelf_elf_gnu_debuglink(elf, &crc) : NULL;
+	if (l)
+		link = xstrdup(l);
+	elf_end(elf);
+	close(mfd);
+	const char *files[1] = { path };
+	fd = link_search(files, 1, link, crc, &self, id, len, name);
+	free(link);
+	return fd;
 }
 
 const Dwfl_Callbacks debuginfo_callbacks = {

@@ -9,9 +9,12 @@
  * with a 90 s timeout each.  This finder instead:
  *   - looks up, by the module's build-id, --symfs's and the build-id
  *     cache's debug file (modfile_debug_paths, modfile.h), then
- *     /usr/lib/debug/.build-id/xx/yyyy.debug, then the debug link's name in the module's directory, its
- *     .debug subdirectory and /usr/lib/debug + that directory; a link name
- *     containing '/' or ".." is refused;
+ *     /usr/lib/debug/.build-id/xx/yyyy.debug, then the debug link's name
+ *     in the directory of the file opened, its .debug subdirectory and
+ *     /usr/lib/debug + that directory, then the same beside the path the
+ *     module was recorded at (debuginfo_set_recorded_path: the file opened
+ *     may be the cache's or --symfs's copy); a link name containing '/' or
+ *     ".." is refused;
  *   - opens only regular files (infile_open) and keeps one only if its
  *     build-id matches the module's, or, without a build-id, if its CRC
  *     matches the debug link's;
@@ -49,6 +52,24 @@ extern const Dwfl_Callbacks debuginfo_callbacks;
  * no such file, failed or timed out, or the file is not that build.
  */
 int debuginfo_find_executable(const uint8_t *build_id, size_t len, const char **path);
+
+/*
+ * Tell the finder the path mod (reported with these callbacks) was
+ * recorded at, searched after the directory of the file opened for it.
+ * path is not copied: it must live as long as mod.
+ */
+void debuginfo_set_recorded_path(Dwfl_Module *mod, const char *path);
+
+/*
+ * The separate debug file of the module file at path, with build-id id
+ * (len bytes, 1 to 64), on this machine only (no --symfs, no cache, no
+ * debuginfod): /usr/lib/debug/.build-id/XX/REST.debug, then the name in
+ * path's .gnu_debuglink beside path, in its .debug subdirectory and under
+ * /usr/lib/debug + its directory, kept only if its build-id is id (the
+ * rules above).  For the build-id cache (modfile_cache_add).  Returns a
+ * read-only descriptor with *name malloc'd, or -1.
+ */
+int debuginfo_find_local(const char *path, const uint8_t *id, size_t len, char **name);
 
 
 #endif

@@ -321,6 +321,27 @@ static int open_source(const char *path, const uint8_t *id, size_t len, struct s
 	return -1;
 }
 
+/* Put the separate debug file of the module at path (build-id id) in
+ * the cache entry open at entry as "debug", if this machine has one
+ * (debuginfo_find_local: by build-id or by its debug link, checked by
+ * build-id) that can be kept as the module itself (open_source). */
+static void add_debug(int entry, const char *path, const uint8_t *id, size_t len)
+{
+	char *name = NULL, *why = NULL;
+	struct stat st;
+	int fd = debuginfo_find_local(path, id, len, &name);
+	if (fd < 0)
+		return;
+	close(fd);
+	fd = open_source(name, id, len, &st, &why);
+	if (fd >= 0) {
+		put_file(entry, "debug", fd, &st, 0);
+		close(fd);
+	}
+	free(why);
+	free(name);
+}
+
 int modfile_cache_add(const char *path, const uint8_t *id, size_t len, char **why)
 {
 	char bp[2 * PCT_BUILD_ID_MAX + 2];
@@ -354,6 +375,8 @@ int modfile_cache_add(const char *path, const uint8_t *id, size_t len, char **wh
 			rc = put_file(entry, "elf", src, &sst, 1) > 0;
 		free(*why);
 		*why = NULL;
+		if (fstatat(entry, "debug", &est, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT)
+			add_debug(entry, path, id, len); /* found since, or cached before debug files were */
 		goto used;
 	}
 	/* the entry is made only for a file that can be kept */
@@ -376,15 +399,7 @@ int modfile_cache_add(const char *path, const uint8_t *id, size_t len, char **wh
 		(void)w;
 		close(pf);
 	}
-	char *dbg = xasprintf(DEBUG_BUILD_ID_ROOT "/%s.debug", bp);
-	char *dwhy = NULL;
-	int dfd = open_source(dbg, id, len, &sst, &dwhy);
-	if (dfd >= 0) {
-		put_file(entry, "debug", dfd, &sst, 0);
-		close(dfd);
-	}
-	free(dwhy);
-	free(dbg);
+	add_debug(entry, path, id, len);
 used:
 	futimens(entry, NULL); /* used now */
 out:

@@ -28,7 +28,10 @@
  * The cache is $XDG_CACHE_HOME/pct (default ~/.cache/pct), a directory
  * private to the user (0700).  Each entry, build-id/XX/REST/, holds "elf"
  * (the module's file), "debug" (its separate debug file, when one was
- * found under /usr/lib/debug/.build-id) and "path" (the path it was
+ * found on this machine with the module's build-id: under
+ * /usr/lib/debug/.build-id, or by the module's .gnu_debuglink beside it,
+ * in its .debug directory or under /usr/lib/debug; debuginfo_find_local)
+ * and "path" (the path it was
  * recorded at, for `pct cache list`).  A file is hard-linked into it when
  * the file system allows, and copied otherwise; a hard link shares the
  * original's inode, so a file rewritten in place (rather than replaced,
@@ -106,8 +109,8 @@ size_t modfile_debug_paths(const uint8_t *id, size_t len, char **out, size_t max
 
 /*
  * Put the module recorded at path with build-id id (len > 0) in the cache,
- * with its separate debug file from /usr/lib/debug/.build-id if there is
- * one, and mark the entry used now.  Returns 1 if added, 0 if it was
+ * with its separate debug file if this machine has one (above; added to
+ * an entry that has none yet too), and mark the entry used now.  Returns 1 if added, 0 if it was
  * there, or -1 with a malloc'd reason in *why (cache off or not writable,
  * the file missing, not regular, over MODFILE_CACHE_FILE_MAX, or with
  * another build-id).

@@ -422,6 +422,7 @@ static void symtab_open(struct symtab *st)
 	dwfl_report_begin(st->dwfl);
 	st->mod = dwfl_report_elf(st->dwfl, path_base(st->path), st->found, fd, 0, false); /* takes fd */
 	dwfl_report_end(st->dwfl, NULL, NULL);
+	debuginfo_set_recorded_path(st->mod, st->path);
 	if (st->mod == NULL) {
 		st->why = xasprintf("'%s': %s", path, dwfl_errmsg(-1));
 		session_end(st);

@@ -4,7 +4,8 @@
  * found there by build-id once its path holds another build (or nothing),
  * and never for another build-id; --symfs comes first; the cache lists
  * its entries least recently used first and prunes them in that order;
- * and a cache that is off is neither filled nor read.
+ * a cache that is off is neither filled nor read; and a stripped module's
+ * debug file found by .gnu_debuglink is cached with it.
  *
  * The ELF files are this test's own executable, whose build-id the
  * linker wrote (Debian's gcc passes --build-id), copied to temporary paths.
@@ -149,6 +150,36 @@ int main(void)
 	CHECK(modfile_cache_prune(0, &freed, &why) == 1);
 	CHECK(modfile_cache_scan(&e, &ne, &why) == 0 && ne == 0);
 	free(e);
+
+	/* a stripped module's debug file found by its .gnu_debuglink beside
+	 * it is cached as "debug", only with the module's build-id; an entry
+	 * without one gets it when the module is cached again */
+	cmd = xasprintf("cd '%s' && objcopy --only-keep-debug '%s' s.debug && cp s.debug s2.debug && "
+			"objcopy --strip-all --add-gnu-debuglink=s.debug '%s' sprog && "
+			"objcopy --strip-all --add-gnu-debuglink=s2.debug '%s' sprog2 && cp /bin/sh s2.debug",
+			dir, exe, exe, exe);
+	CHECK(system(cmd) == 0);
+	free(cmd);
+	char *sprog = xasprintf("%s/sprog", dir), *sprog2 = xasprintf("%s/sprog2", dir);
+	CHECK(modfile_cache_add(sprog2, bid, blen, &why) == 1); /* s2.debug: another build-id */
+	free(why);
+	CHECK(modfile_cache_scan(&e, &ne, &why) == 0);
+	CHECK(ne == 1 && e[0].has_debug == 0);
+	modfile_cache_entries_free(e, ne);
+	CHECK(modfile_cache_add(sprog, bid, blen, &why) == 0);
+	free(why);
+	CHECK(modfile_cache_scan(&e, &ne, &why) == 0);
+	CHECK(ne == 1 && e[0].has_debug == 1);
+	modfile_cache_entries_free(e, ne);
+	char *dbg[2];
+	CHECK(modfile_debug_paths(bid, blen, dbg, 2) == 1);
+	char *sdbg = xasprintf("%s/s.debug", dir);
+	struct stat a, b;
+	CHECK(stat(dbg[0], &a) == 0 && stat(sdbg, &b) == 0 && a.st_ino == b.st_ino); /* a hard link */
+	free(dbg[0]);
+	free(sdbg);
+	free(sprog);
+	free(sprog2);
 
 	cmd = xasprintf("rm -rf '%s'", dir);
 	CHECK(system(cmd) == 0);
