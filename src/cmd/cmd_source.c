@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate.h"
 #include "modfile.h"
 #include "commands.h"
 #include "escape.h"
@@ -84,11 +85,6 @@ static void add(struct file **files, size_t *n, size_t *cap, const char *path, i
 	f->lines[f->nlines++] = (struct fline){ line, k };
 }
 
-static const char *mark(uint64_t k, uint64_t hottest, double pct)
-{
-	return k && k == hottest ? "=>" : pct >= 5.0 ? " *" : "";
-}
-
 static void list(const struct file *f, uint64_t total)
 {
 	uint64_t hottest = 0;
@@ -109,7 +105,7 @@ static void list(const struct file *f, uint64_t total)
 		printf("%2s %9s %8s %6s\n", "", "samples", "percent", "line");
 		for (size_t i = 0; i < f->nlines; i++) {
 			double pct = f->samples ? 100.0 * (double)f->lines[i].samples / (double)f->samples : 0;
-			printf("%-2s %9llu %7.2f%% %6d\n", mark(f->lines[i].samples, hottest, pct),
+			printf("%-2s %9llu %7.2f%% %6d\n", annotate_mark(f->lines[i].samples, hottest, f->samples),
 			       (unsigned long long)f->lines[i].samples, pct, f->lines[i].line);
 		}
 		printf("\n");
@@ -134,7 +130,7 @@ static void list(const struct file *f, uint64_t total)
 		const char *text = source_line(sf, (int)n);
 		double pct = f->samples ? 100.0 * (double)k / (double)f->samples : 0;
 		if (k)
-			printf("%-2s %9llu %7.2f%% %6zu  ", mark(k, hottest, pct), (unsigned long long)k, pct, n);
+			printf("%-2s %9llu %7.2f%% %6zu  ", annotate_mark(k, hottest, f->samples), (unsigned long long)k, pct, n);
 		else
 			printf("%2s %9s %8s %6zu  ", "", "", "", n);
 		esc_fputs_tabs(text ? text : k ? "(past the end of the file: it changed since the build?)" : "", stdout);
