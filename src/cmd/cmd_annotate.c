@@ -1,20 +1,26 @@
 /*
  * cmd_annotate.c - `pct annotate`: annotated disassembly of functions,
- * with each instruction's samples and the source lines interleaved: a
- * printer of src/report/annotate.c's annotations (which `pct html` embeds).
+ * with each instruction's samples and the source lines interleaved.
+ *
+ * The disassembler is capstone, in-process (Debian libcapstone-dev),
+ * rather than objdump: it decodes exactly the bytes of the function that
+ * symtab_code() hands it, for the module's own architecture (x86_64 and
+ * aarch64 alike), with no process to spawn per function and no text
+ * output of another tool to parse.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate.h"
-#include "commands.h"
 #include "modfile.h"
+#include "commands.h"
 #include "escape.h"
+#include "annotate.h"
 #include "listing.h"
 #include "namematch.h"
 #include "pset.h"
 #include "source.h"
+#include "symtab.h"
+#include "u64map.h"
 #include "util.h"
 
 static const char usage[] =
@@ -41,61 +47,56 @@ static const char usage[] =
 	"\n"
 	"See pct-annotate(1).\n";
 
-/* Print annotation a of a set with total samples.  Names, paths and
- * source text print escaped (escape.h); the instruction text is
- * capstone's, plain ASCII. */
-static void print_annotation(const struct pset *s, const struct annotation *a, uint64_t total)
+/* Print the annotation of t: a heading, then each instruction with its
+ * samples and share of the function's, source lines interleaved. */
+static void annotate(const struct pset *s, const struct pset_addr *v, size_t n, uint64_t total,
+		     const struct ann_target *t)
 {
-	const struct pset_module *g = &s->mods[a->target.module];
-	char *name = esc_dup(a->target.name), *path = esc_dup(g->path);
+	const struct pset_module *g = &s->mods[t->module];
+	struct annotation a;
+	annotate_function(s, v, n, t, &a);
+	/* names, paths and source text print escaped (escape.h) */
+	char *name = esc_dup(t->name), *path = esc_dup(g->path);
 	printf("# %s in %s (%s), 0x%llx-0x%llx: %llu samples, %.2f%% of all\n", name, path_base(path), path,
-	       (unsigned long long)a->target.start, (unsigned long long)a->end, (unsigned long long)a->samples,
-	       total ? 100.0 * (double)a->samples / (double)total : 0.0);
+	       (unsigned long long)t->start, (unsigned long long)a.end, (unsigned long long)a.samples,
+	       total ? 100.0 * (double)a.samples / (double)total : 0.0);
 	free(name);
 	free(path);
-
-	if (a->ninsns == 0 && a->why && strcmp(a->why, ANN_WHY_UNDECODED) != 0) {
-		printf("# no code to disassemble: %s\n\n", a->why);
+	if (a.ninsns == 0 && a.why && strcmp(a.why, ANN_WHY_UNDECODED) != 0) {
+		printf("# no code to disassemble: %s\n\n", a.why);
+		annotation_free(&a);
 		return;
 	}
 	printf("%2s %9s %8s %14s  %s\n", "", "samples", "percent", "address", "instruction");
 	const char *last_file = NULL;
 	int last_line = -1;
-	for (size_t i = 0; i < a->ninsns; i++) {
-		const struct ann_insn *p = &a->insns[i];
-		if (p->file && (p->file != last_file || p->line != last_line)) {
-			const struct srcfile *sf = source_get(p->file);
-			const char *text = source_line(sf, p->line);
+	for (size_t i = 0; i < a.ninsns; i++) {
+		const struct ann_insn *in = &a.insns[i];
+		if (in->file && (in->file != last_file || in->line != last_line)) {
+			const struct srcfile *sf = source_get(in->file);
+			const char *text = source_line(sf, in->line);
 			printf("%36s", "");
-			esc_fputs(path_base(p->file), stdout);
-			printf(":%d", p->line);
+			esc_fputs(path_base(in->file), stdout);
+			printf(":%d", in->line);
 			if (text || sf->outside) {
 				fputs("  ", stdout);
 				esc_fputs_tabs(text ? text : "(source not shown: outside --source-root)", stdout);
 			}
 			putchar('\n');
-			last_file = p->file;
-			last_line = p->line;
+			last_file = in->file;
+			last_line = in->line;
 		}
-		uint64_t k = p->samples;
-		double pct = a->samples ? 100.0 * (double)k / (double)a->samples : 0;
-		if (k)
-			printf("%-2s %9llu %7.2f%% %14llx  %s\n", annotate_mark(k, a->hottest, a->samples),
-			       (unsigned long long)k, pct, (unsigned long long)p->addr, p->text);
+		const char *mark = annotate_mark(in->samples, a.hottest, a.samples);
+		if (in->samples)
+			printf("%-2s %9llu %7.2f%% %14llx  %s\n", mark, (unsigned long long)in->samples,
+			       a.samples ? 100.0 * (double)in->samples / (double)a.samples : 0.0,
+			       (unsigned long long)in->addr, in->text);
 		else
-			printf("%-2s %9s %8s %14llx  %s\n", "", "", "", (unsigned long long)p->addr, p->text);
+			printf("%-2s %9s %8s %14llx  %s\n", "", "", "", (unsigned long long)in->addr, in->text);
 	}
-	if (a->ninsns == 0)
-		printf("# %s\n", a->why);
+	if (a.ninsns == 0)
+		printf("# %s\n", a.why);
 	printf("\n");
-}
-
-static void annotate(const struct pset *s, const struct pset_addr *v, size_t n, uint64_t total,
-		     const struct ann_target *t)
-{
-	struct annotation a;
-	annotate_function(s, v, n, t, &a);
-	print_annotation(s, &a, total);
 	annotation_free(&a);
 }
 

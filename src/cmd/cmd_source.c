@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate.h"
 #include "modfile.h"
 #include "commands.h"
+#include "annotate.h"
 #include "escape.h"
 #include "listing.h"
 #include "pset.h"

@@ -16,6 +16,7 @@ int cmd_diff(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_flame(int argc, char **argv);
+int cmd_html(int argc, char **argv);
 int cmd_line(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_record(int argc, char **argv);

@@ -26,6 +26,7 @@ static const struct command {
 	{ "cache", cmd_cache, "list or prune the build-id cache of module files" },
 	{ "diff", cmd_diff, "which rows of two profiles differ beyond sampling noise" },
 	{ "export", cmd_export, "write profiles for gprof, pprof, callgrind, flamegraph.pl, speedscope" },
+	{ "html", cmd_html, "write one self-contained interactive HTML report, or a diff's" },
 	{ "flame", cmd_flame, "write a flame graph of -g call stacks as a self-contained SVG" },
 	{ "annotate", cmd_annotate, "annotated disassembly of the hottest or a named function" },
 	{ "source", cmd_source, "annotated source listing, every line with its samples" },

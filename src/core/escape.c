@@ -3,6 +3,7 @@
  */
 #define _GNU_SOURCE
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,4 +136,31 @@ char *esc_dup(const char *s)
 	if (fclose(m) != 0)
 		die("out of memory");
 	return buf;
+}
+
+void esc_json(const char *s, int tabs, FILE *out)
+{
+	const char *at = s ? s : "";
+	fputc('"', out);
+	for (;;) {
+		/* a source line's tabs pass through as \t; the rest is escaped */
+		size_t len = tabs ? strcspn(at, "\t") : strlen(at);
+		char *piece = xstrndup(at, len), *e = esc_dup(piece);
+		for (const char *c = e; *c; c++) {
+			if (*c == '"' || *c == '\\')
+				fprintf(out, "\\%c", *c);
+			else if (*c == '<' || *c == '>' || *c == '&')
+				fprintf(out, "\\u%04x", (unsigned char)*c);
+			else
+				fputc(*c, out);
+		}
+		free(piece);
+		free(e);
+		at += len;
+		if (*at != '\t')
+			break;
+		fputs("\\t", out);
+		at++;
+	}
+	fputc('"', out);
 }

@@ -57,4 +57,13 @@ void esc_xml(const char *s, size_t max, FILE *out);
  */
 char *esc_undo(const char *s);
 
+/*
+ * Write s as a JSON string literal: escaped as esc_fputs writes it, then
+ * '"' and '\\' escaped with a backslash, and '<', '>' and '&' as \u003c,
+ * \u003e, \u0026, so that the string may sit inside an HTML <script>
+ * element (nothing in it can end the element).  With tabs 1 a tab is
+ * written \t (a line of a source file) rather than \x09.
+ */
+void esc_json(const char *s, int tabs, FILE *out);
+
 #endif

@@ -134,6 +134,14 @@ char *xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
+char *xstrndup(const char *s, size_t n)
+{
+	size_t len = strnlen(s, n);
+	char *c = memcpy(xmalloc(len + 1), s, len);
+	c[len] = '\0';
+	return c;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;

@@ -55,6 +55,8 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* The first n bytes of s at most, NUL-terminated, in a new string. */
+char *xstrndup(const char *s, size_t n);
 __attribute__((format(printf, 1, 2))) char *xasprintf(const char *fmt, ...);
 
 /* Grow *p (an array of *cap elements of size bytes) to hold at least need. */

@@ -46,18 +46,10 @@ struct ss {
 	uint32_t ids[CALLSTACK_MAX_FRAMES];
 };
 
-/* s as a JSON string: escaped (escape.h), then '"' and '\\' escaped */
+/* s as a JSON string (escape.h) */
 static void json_str(const char *s, FILE *out)
 {
-	char *e = esc_dup(s);
-	fputc('"', out);
-	for (const char *c = e; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			fputc('\\', out);
-		fputc(*c, out);
-	}
-	fputc('"', out);
-	free(e);
+	esc_json(s, 0, out);
 }
 
 /* The shared frame of a stack frame of profile prof, made on first use. */

@@ -1,13 +1,5 @@
 /*
- * annotate.c - a function's annotated disassembly as data (annotate.h):
- * the hot functions of a set, a function or range by name, and each
- * instruction of one with its samples and source line.
- *
- * The disassembler is capstone, in-process (Debian libcapstone-dev),
- * rather than objdump: it decodes exactly the bytes of the function that
- * symtab_code() hands it, for the module's own architecture (x86_64 and
- * aarch64 alike), with no process to spawn per function and no text
- * output of another tool to parse.
+ * annotate.c - a function's annotated disassembly as data (annotate.h).
  */
 #include <capstone/capstone.h>
 #include <elf.h>
@@ -35,6 +27,8 @@ struct ann_target *annotate_hot_functions(const struct pset *s, const struct pse
 	size_t cap = 0;
 	*nt = 0;
 	for (size_t i = 0; i < n; i++) {
+		if (v[i].module == PSET_NO_MODULE)
+			continue;
 		const struct pset_module *g = &s->mods[v[i].module];
 		struct symbol sym;
 		if (symtab_function_at(pset_symtab(g), v[i].addr, &sym) != 0)
@@ -87,30 +81,32 @@ int annotate_find_target(const struct pset *s, const char *spec, struct ann_targ
 void annotate_function(const struct pset *s, const struct pset_addr *v, size_t n, const struct ann_target *t,
 		       struct annotation *a)
 {
-	struct symtab *st = pset_symtab(&s->mods[t->module]);
+	memset(a, 0, sizeof *a);
+	a->target = *t;
+	const struct pset_module *g = &s->mods[t->module];
+	struct symtab *st = pset_symtab(g);
 	struct u64map at = { 0 };
-	uint64_t max_addr = t->start;
-
-	*a = (struct annotation){ .target = *t, .end = t->end, .machine = symtab_machine(st) };
+	uint64_t max_addr = t->start, end = t->end;
 	for (size_t i = 0; i < n; i++)
-		if (v[i].module == t->module && v[i].addr >= t->start && (t->end == 0 || v[i].addr < t->end)) {
+		if (v[i].module == t->module && v[i].addr >= t->start && (end == 0 || v[i].addr < end)) {
 			struct symbol sym;
 			/* without a known end, stop at the next function */
-			if (t->end == 0 && (symtab_function_at(st, v[i].addr, &sym) != 0 || sym.start != t->start))
+			if (end == 0 && (symtab_function_at(st, v[i].addr, &sym) != 0 || sym.start != t->start))
 				continue;
 			*u64map_slot(&at, v[i].addr) += v[i].samples;
 			a->samples += v[i].samples;
 			if (v[i].addr > max_addr)
 				max_addr = v[i].addr;
 		}
-	if (a->end == 0)
-		a->end = max_addr + 16;
+	if (end == 0)
+		end = max_addr + 16;
+	a->end = end;
 	for (size_t i = 0; i < at.cap; i++)
 		if (at.used[i] && at.vals[i] > a->hottest)
 			a->hottest = at.vals[i];
-
 	const uint8_t *code;
-	size_t len = symtab_code(st, t->start, a->end - t->start, &code);
+	size_t len = symtab_code(st, t->start, end - t->start, &code);
+	a->machine = symtab_machine(st);
 	csh cs;
 	cs_err e = a->machine == EM_X86_64 ? cs_open(CS_ARCH_X86, CS_MODE_64, &cs)
 		 : a->machine == EM_AARCH64 ? cs_open(CS_ARCH_ARM64, CS_MODE_ARM, &cs)
@@ -126,25 +122,20 @@ void annotate_function(const struct pset *s, const struct pset_addr *v, size_t n
 	size_t count = cs_disasm(cs, code, len, t->start, 0, &insn);
 	if (count == 0)
 		a->why = ANN_WHY_UNDECODED;
-	else
-		a->insns = xmalloc(count * sizeof *a->insns);
+	a->insns = count ? xcalloc(count, sizeof *a->insns) : NULL;
+	a->ninsns = count;
 	for (size_t i = 0; i < count; i++) {
-		struct ann_insn *p = &a->insns[i];
+		struct ann_insn *in = &a->insns[i];
 		struct srcline sl;
+		in->addr = insn[i].address;
 		uint64_t *c = u64map_get(&at, insn[i].address);
-		p->addr = insn[i].address;
-		p->samples = c ? *c : 0;
-		/* at most 31 + 1 + 159 bytes (capstone's mnemonic[32], op_str[160]) */
-		snprintf(p->text, sizeof p->text, "%s %s", insn[i].mnemonic, insn[i].op_str);
+		in->samples = c ? *c : 0;
+		snprintf(in->text, sizeof in->text, "%s %s", insn[i].mnemonic, insn[i].op_str);
 		if (symtab_srcline(st, insn[i].address, &sl) == 0) {
-			p->file = sl.file;
-			p->line = sl.line;
-		} else {
-			p->file = NULL;
-			p->line = 0;
+			in->file = sl.file;
+			in->line = sl.line;
 		}
 	}
-	a->ninsns = count;
 	cs_free(insn, count);
 	cs_close(&cs);
 	u64map_free(&at);
@@ -153,8 +144,7 @@ void annotate_function(const struct pset *s, const struct pset_addr *v, size_t n
 void annotation_free(struct annotation *a)
 {
 	free(a->insns);
-	a->insns = NULL;
-	a->ninsns = 0;
+	memset(a, 0, sizeof *a);
 }
 
 const char *annotate_mark(uint64_t k, uint64_t hottest, uint64_t total)

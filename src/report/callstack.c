@@ -501,6 +501,10 @@ struct graph_build {
 	struct u64map *byaddr;         /* [set module, then PSET_NO_MODULE]: symbol start -> func + 1 */
 	struct u64map *bypc;           /* [profile]: pc -> func + 1 */
 	struct u64map paths;           /* hash of a path's funcs (+ k on collision) -> path + 1 */
+	int inlines;                   /* CS_GRAPH_INLINES */
+	struct u64map *byinl;          /* [set module]: inlined function's name (interned) -> func + 1 */
+	uint32_t *seqs;                /* CS_GRAPH_INLINES: per distinct pc, its count then its funcs */
+	size_t nseqs, capseqs;
 	uint32_t funcs[CALLSTACK_MAX_FRAMES];
 };
 
@@ -536,7 +540,7 @@ static uint32_t graph_func(struct graph_build *b, const struct cs_frame *f)
 			gr = (long)g->groups.nrows - 1;
 		}
 		grow(&g->funcs, &g->capfuncs, g->nfuncs + 1, sizeof *g->funcs);
-		g->funcs[g->nfuncs++] = (struct cs_func){ f->module, start, name, (size_t)gr };
+		g->funcs[g->nfuncs++] = (struct cs_func){ f->module, start, name, (size_t)gr, 0, !named };
 		g->ngroups = g->groups.nrows;
 		*id = g->nfuncs;
 	}
@@ -552,6 +556,69 @@ static uint32_t graph_func_cached(struct graph_build *b, size_t prof, const stru
 	uint32_t id = graph_func(b, f);
 	*u64map_slot(&b->bypc[prof], f->pc) = (uint64_t)id + 1;
 	return id;
+}
+
+/* The pseudo-function "NAME (inline)" of a function inlined in module m
+ * (its group too: a row of its own, apart from any symbol NAME), added on
+ * first sight. */
+static uint32_t graph_inline_func(struct graph_build *b, uint32_t m, const char *name)
+{
+	struct cs_graph *g = b->g;
+	uint64_t *id = u64map_slot(&b->byinl[m], (uintptr_t)name);
+	if (*id == 0) {
+		grow(&g->owned, &g->capowned, g->nowned + 1, sizeof *g->owned);
+		char *label = g->owned[g->nowned++] = xasprintf("%s (inline)", name);
+		char *gkey[2] = { b->s->mods[m].path, label };
+		long gr = agg_find(&g->groups, gkey);
+		if (gr < 0) {
+			agg_add(&g->groups, gkey, 0);
+			gr = (long)g->groups.nrows - 1;
+		}
+		grow(&g->funcs, &g->capfuncs, g->nfuncs + 1, sizeof *g->funcs);
+		g->funcs[g->nfuncs++] = (struct cs_func){ m, 0, label, (size_t)gr, 1, 0 };
+		g->ngroups = g->groups.nrows;
+		*id = g->nfuncs;
+	}
+	return (uint32_t)(*id - 1);
+}
+
+/*
+ * The functions of a frame, outermost first, into out[0..room): its
+ * symbol's function and, with CS_GRAPH_INLINES, the functions inlined at
+ * its address (symtab_inlines, outermost first).  Found once per distinct
+ * pc of a profile.  Returns how many were written.
+ */
+static size_t graph_frame(struct graph_build *b, size_t prof, const struct cs_frame *f, uint32_t *out, size_t room)
+{
+	if (room == 0)
+		return 0;
+	if (!b->inlines) {
+		out[0] = graph_func_cached(b, prof, f);
+		return 1;
+	}
+	uint64_t *v = u64map_get(&b->bypc[prof], f->pc);
+	if (v == NULL) {
+		uint32_t id = graph_func(b, f);
+		struct inline_level lv[16];
+		size_t n = 0;
+		if (f->module != PSET_NO_MODULE)
+			n = symtab_inlines(b->st[f->module], f->addr, lv, 16);
+		if (n > 16)
+			n = 16;
+		grow(&b->seqs, &b->capseqs, b->nseqs + 2 + n, sizeof *b->seqs);
+		size_t at = b->nseqs;
+		b->seqs[at] = (uint32_t)(1 + n);
+		b->seqs[at + 1] = id;
+		for (size_t k = 0; k < n; k++)  /* innermost first in lv */
+			b->seqs[at + 2 + k] = graph_inline_func(b, f->module, lv[n - 1 - k].name);
+		b->nseqs += 2 + n;
+		*u64map_slot(&b->bypc[prof], f->pc) = at + 1;
+		v = u64map_get(&b->bypc[prof], f->pc);
+	}
+	const uint32_t *seq = &b->seqs[*v - 1];
+	size_t n = seq[0] < room ? seq[0] : room;
+	memcpy(out, seq + 1, n * sizeof *out);
+	return n;
 }
 
 /* The path of b->funcs[0..n) in g, added on first sight. */
@@ -581,26 +648,41 @@ static void graph_one(const struct cs_stack *st, void *arg)
 {
 	struct graph_build *b = arg;
 	struct cs_graph *g = b->g;
+	size_t n = 0;
 	for (size_t k = 0; k < st->nframes; k++)
-		b->funcs[k] = graph_func_cached(b, st->profile, &st->frames[st->nframes - 1 - k]);
-	size_t r = graph_path(b, st->nframes);
+		n += graph_frame(b, st->profile, &st->frames[st->nframes - 1 - k], b->funcs + n, CALLSTACK_MAX_FRAMES - n);
+	size_t r = graph_path(b, n);
+	if (g->path_of)
+		g->path_of[st->profile][st->rec - b->s->profiles[st->profile].stacks] = (uint32_t)r;
 	g->paths[r].samples += st->rec->weight;
 	g->samples += st->rec->weight;
 	if (!st->rooted)
 		g->unrooted += st->rec->weight;
 }
 
-uint64_t callstack_graph(const struct pset *s, struct cs_graph *g)
+uint64_t callstack_graph_ex(const struct pset *s, struct cs_graph *g, unsigned flags)
 {
 	memset(g, 0, sizeof *g);
+	if (flags & CS_GRAPH_PATHS) {
+		g->path_of = xcalloc(s->nprofiles ? s->nprofiles : 1, sizeof *g->path_of);
+		for (size_t p = 0; p < s->nprofiles; p++)
+			g->path_of[p] = xcalloc(s->profiles[p].nstacks ? s->profiles[p].nstacks : 1,
+						sizeof **g->path_of);
+		g->npath_of = s->nprofiles;
+	}
 	g->groups.nkeys = 2;
-	struct graph_build b = { .s = s, .g = g };
+	struct graph_build b = { .s = s, .g = g, .inlines = (flags & CS_GRAPH_INLINES) != 0 };
+	b.byinl = xcalloc(s->nmods + 1, sizeof *b.byinl);
 	b.st = xcalloc(s->nmods + 1, sizeof *b.st);
 	b.byaddr = xcalloc(s->nmods + 1, sizeof *b.byaddr);
 	b.bypc = xcalloc(s->nprofiles ? s->nprofiles : 1, sizeof *b.bypc);
 	callstack_each(s, graph_one, &b);
-	for (size_t m = 0; m <= s->nmods; m++)
+	for (size_t m = 0; m <= s->nmods; m++) {
 		u64map_free(&b.byaddr[m]);
+		u64map_free(&b.byinl[m]);
+	}
+	free(b.byinl);
+	free(b.seqs);
 	for (size_t p = 0; p < s->nprofiles; p++)
 		u64map_free(&b.bypc[p]);
 	u64map_free(&b.paths);
@@ -610,12 +692,20 @@ uint64_t callstack_graph(const struct pset *s, struct cs_graph *g)
 	return g->samples;
 }
 
+uint64_t callstack_graph(const struct pset *s, struct cs_graph *g)
+{
+	return callstack_graph_ex(s, g, 0);
+}
+
 void callstack_graph_free(struct cs_graph *g)
 {
 	for (size_t i = 0; i < g->npaths; i++)
 		free(g->paths[i].funcs);
 	free(g->paths);
 	free(g->funcs);
+	for (size_t p = 0; p < g->npath_of; p++)
+		free(g->path_of[p]);
+	free(g->path_of);
 	for (size_t i = 0; i < g->nowned; i++)
 		free(g->owned[i]);
 	free(g->owned);

@@ -77,6 +77,10 @@ struct cs_func {
 					  symtab_free_all) */
 	size_t group;                  /* functions of one module with one name share it: the
 					  rows of a flat report, keyed by (module, function) */
+	int inlined;                   /* CS_GRAPH_INLINES: a function inlined there, named
+					  "NAME (inline)", start 0 */
+	int unnamed;                   /* no symbol names it: "[unknown]" or "MODULE+0xADDR",
+					  which differ between builds (not a name to match by) */
 };
 
 /* A distinct call stack: functions root first, and its samples. */
@@ -95,6 +99,9 @@ struct cs_graph {
 	size_t ngroups;
 	uint64_t samples;              /* samples of all stacks */
 	uint64_t unrooted;             /* samples whose stack was not unwound to its root */
+	uint32_t **path_of;            /* callstack_graph_paths only: [profile][stack record] ->
+					  its path; NULL otherwise */
+	size_t npath_of;               /* profiles in path_of */
 	struct agg groups;             /* internal: group keys (module path, name) */
 	char **owned;                  /* internal: names made here */
 	size_t nowned, capowned;
@@ -103,6 +110,21 @@ struct cs_graph {
 /* Unwind the set's stacks (callstack_each) into g (free it with
  * callstack_graph_free).  Returns the samples. */
 uint64_t callstack_graph(const struct pset *s, struct cs_graph *g);
+/*
+ * callstack_graph, with flags:
+ *   CS_GRAPH_PATHS    keep each stack record's path in g->path_of (freed
+ *                     by callstack_graph_free): for commands that follow a
+ *                     sample's time to its stack (the tick log names stack
+ *                     records);
+ *   CS_GRAPH_INLINES  a frame is its symbol's function, then the functions
+ *                     inlined at its address, outermost first (DWARF's
+ *                     inlined subroutines, symtab_inlines): pseudo-functions
+ *                     "NAME (inline)" with inlined set, each its own group.
+ *                     A path holds at most CALLSTACK_MAX_FRAMES functions.
+ */
+#define CS_GRAPH_PATHS 1u
+#define CS_GRAPH_INLINES 2u
+uint64_t callstack_graph_ex(const struct pset *s, struct cs_graph *g, unsigned flags);
 void callstack_graph_free(struct cs_graph *g);
 
 /*

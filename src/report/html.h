@@ -64,14 +64,23 @@
  *     "w": [N...],                  samples it stands for
  *     "span_ms": MS
  *   },
- *   "flame": null | {               with call stacks: the merged tree, root first
- *     "funcs": [{"name", "module", "row"}],   row: the function table's row, or -1
+ *   "flame": null | {               with call stacks: the merged tree (flametree.h),
+ *                                   root first, a node's parent before it
+ *     "funcs": [{"name", "module", "row", "file", "line"}],   row: the function table's
+ *                                   row, or -1; file, line: where its symbol starts
+ *                                   (absent for inlined frames and unnamed code);
+ *                                   a function inlined at a frame's address is a
+ *                                   frame of its own above it, "NAME (inline)"
+ *                                   (callstack.h, CS_GRAPH_INLINES); in a diff,
+ *                                   functions are matched by name, as pct diff's
  *     "parent": [NODE...],          -1 for the root ("all")
  *     "func": [FUNC...],            index in funcs (-1 for the root, and for a
  *                                   "[pruned]" node holding pruned callees)
  *     "self": [N...],               samples whose stack ends here (diff: base)
  *     "new_self": [N...],           diff only
- *     "verdict": [V...],            diff only: of the node's self samples
+ *     "verdict": [V...],            diff only: of the node's self samples, tested over
+ *                                   the whole tree (flametree_diff); "unresolved"
+ *                                   for a [pruned] node
  *     "delta": [PTS...],            diff only
  *     "pruned": {"below_pct": P, "nodes": N, "samples": N}
  *   },

@@ -79,6 +79,11 @@ rank() { local i=0 l; for l in $layers; do [ "$l" = "$1" ] && { echo $i; return;
 nfiles=0
 for d in "$src"/../*/; do
 	d=$(basename "$d")
+	# src/html/: the browser code the tool embeds (assets.S), no C
+	if [ "$d" = html ]; then
+		ls "$src/../html"/*.[ch] >/dev/null 2>&1 && bad+=("src/html/ holds C files: it is browser code only")
+		continue
+	fi
 	[ "$(rank "$d")" -ge 0 ] || bad+=("src/$d/ is not a known layer ($layers)")
 done
 for l in $layers; do

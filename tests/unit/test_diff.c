@@ -127,9 +127,58 @@ static void unresolved(void)
 	CHECK(rows[2].unresolved);
 }
 
+/* The verdicts (diff.h): significant and at least min_effect -> slower
+ * or faster; an interval inside +-min_effect -> unchanged; else
+ * unresolved, and always for a row without a name. */
+static void verdicts(void)
+{
+	char *fn[1] = { "function" }, *k[1] = { "f" };
+	(void)fn;
+	/* shares of 100,000 samples a side: 20% -> 25% (slower), 20% -> 15%
+	 * (faster), 30% -> 30% (unchanged: the interval is +-0.4 points),
+	 * 0.1% -> 0.3% (significant, but 0.2 points: the interval, about
+	 * [0.16, 0.24], lies inside +-0.5, so unchanged), 1 -> 0 samples out of
+	 * 100 (unresolved: the interval spans more than the effect) */
+	struct diff_row r[5] = {
+		{ .key = k, .base = 20000, .new = 25000 },
+		{ .key = k, .base = 20000, .new = 15000 },
+		{ .key = k, .base = 30000, .new = 30000 },
+		{ .key = k, .base = 100, .new = 300 },
+		{ .key = k, .base = 59900, .new = 29700, .unresolved = 1 },
+	};
+	struct diff_setup s = { .base_total = 100000, .new_total = 100000, .share = 1, .alpha = 0.05 };
+	diff_compute(r, 5, &s);
+	CHECK(r[0].verdict == DIFF_SLOWER);
+	CHECK(r[1].verdict == DIFF_FASTER);
+	CHECK(r[2].verdict == DIFF_UNCHANGED);
+	CHECK(r[3].significant && r[3].verdict == DIFF_UNCHANGED);
+	CHECK(r[4].verdict == DIFF_UNRESOLVED);
+	/* a minimum effect of 5.2 points: 20% -> 25% (5 points, interval
+	 * about [4.6, 5.4]) is below it, but may reach it: unresolved; the
+	 * -5 points of row 1 likewise */
+	s.min_effect = 5.2;
+	diff_compute(r, 5, &s);
+	CHECK(r[0].verdict == DIFF_UNRESOLVED && r[1].verdict == DIFF_UNRESOLVED);
+	CHECK(r[2].verdict == DIFF_UNCHANGED);
+	/* 6 points: inside it, unchanged */
+	s.min_effect = 6;
+	diff_compute(r, 5, &s);
+	CHECK(r[0].verdict == DIFF_UNCHANGED && r[1].verdict == DIFF_UNCHANGED);
+	/* few samples: 3 -> 1 of 100 is neither */
+	struct diff_row few[2] = { { .key = k, .base = 3, .new = 1 }, { .key = k, .base = 97, .new = 99 } };
+	struct diff_setup s2 = { .base_total = 100, .new_total = 100, .share = 1, .alpha = 0.05 };
+	diff_compute(few, 2, &s2);
+	CHECK(few[0].verdict == DIFF_UNRESOLVED && few[1].verdict == DIFF_UNRESOLVED);
+	CHECK(strcmp(diff_verdict_name(DIFF_SLOWER), "slower") == 0 && strcmp(diff_verdict_name(DIFF_FASTER), "faster") == 0);
+	CHECK(strcmp(diff_verdict_name(DIFF_UNCHANGED), "unchanged") == 0);
+	CHECK(strcmp(diff_verdict_name(DIFF_UNRESOLVED), "unresolved") == 0);
+	CHECK(strcmp(diff_verdict_name((enum diff_verdict)99), "unresolved") == 0);
+}
+
 int main(void)
 {
 	unresolved();
+	verdicts();
 	/* 20 s of CPU over 40 functions, Zipf-like: f0 holds a fifth */
 	double base[K], faster[K], sum = 0;
 	for (int i = 0; i < K; i++)

@@ -1,0 +1,129 @@
+# pct html in a real browser: Debian's chromium, headless, driven by npm's
+# playwright-core (pinned, as e2e 108), through tests/e2e/html-probe.cjs.
+#  1. A known workload (selftime: three functions that time themselves
+#     with CLOCK_THREAD_CPUTIME_ID), -g, opened from file://: the hot
+#     function's row shows pct report's samples and share (and the share
+#     is within 4 standard errors of the true one); a click on its frame
+#     zooms it to the plot's width, Reset zoom undoes it; searching its name
+#     highlights its frames only, with its share as the matched share;
+#     labels fit their frames; the source view shows the hot line first,
+#     the line pct report --by=line gives most samples.  No console error,
+#     no request.
+#  2. Diffs (work.c: work-half is work-full with work_a's work halved), at
+#     --alpha=0.001 so that the "nothing else" half fails by chance rarely:
+#     work_a is the only row and the only frame called faster, and its
+#     frames the only coloured ones; an A/A pair (two runs of work-full) has
+#     no row or frame slower or faster, and no frame coloured.  pct flame
+#     BASE NEW flags the same frames with the same verdicts.
+#  3. 100,000 stack samples (bench/deepstacks.c, 10 kHz): the page is at
+#     most 10 MB and interactive (data-ready) in under 2 s, the least of 3
+#     loads; measured and printed (bench/html.sh times its generation).
+. "$(dirname "$0")/lib.sh"
+for t in node npm cc; do command -v $t >/dev/null || fail "$t is missing (scripts/deps.sh installs it)"; done
+[ -x /usr/bin/chromium ] || fail "/usr/bin/chromium is missing (scripts/deps.sh installs it)"
+PLAYWRIGHT_VERSION=1.65.1
+npmdir=$ROOT/$B/npm-112
+if [ ! -f "$npmdir/node_modules/playwright-core/package.json" ]; then
+	npm install --prefix "$npmdir" --no-audit --no-fund --silent "playwright-core@$PLAYWRIGHT_VERSION" >npm.log 2>&1 ||
+		fail "npm install: $(tail -5 npm.log)"
+fi
+probe() { timeout 300 node "$ROOT/tests/e2e/html-probe.cjs" "$npmdir" "$@"; }
+# json FILE EXPR: a value of the probe's JSON (python3)
+json() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
+clean() {  # no console error and no request
+	[ "$(json "$1" 'len(d["errors"])')" = 0 ] || fail "$1: console errors: $(json "$1" 'd["errors"]')"
+	[ "$(json "$1" 'len(d["requests"])')" = 0 ] || fail "$1: requests: $(json "$1" 'd["requests"]')"
+}
+
+# 1. a known workload
+"$PCTBIN" record -g -o st.pct "$PROGS/selftime" 4 >truth.tsv 2>rec.err || fail "record: $(cat rec.err)"
+"$PCTBIN" html -o st.html st.pct 2>html.err || fail "pct html: $(cat html.err)"
+[ ! -s html.err ] || fail "pct html wrote to stderr: $(cat html.err)"
+"$PCTBIN" report --format=tsv st.pct >st.tsv
+hot=$(awk -F'\t' 'NR == 2 { print $NF }' st.tsv)
+read -r hs hp < <(awk -F'\t' -v f="$hot" 'NR > 1 && $NF == f { print $1, $3 }' st.tsv)
+[ "$hot" = work_a ] || [ "$hot" = work_b ] || fail "the hottest function is $hot: $(cat st.tsv)"
+probe st.html profile "$hot" >st.json || fail "probe"
+clean st.json
+samples=$(json st.json 'd["row"]["samples"]')
+[ "$samples" = "$hs" ] || fail "the $hot row shows $samples samples, pct report $hs"
+share=$(printf '%.2f%%' "$hp")
+json st.json 'd["row"]["text"]' | grep -qF "$share" || fail "the $hot row does not show $share: $(json st.json 'd["row"]')"
+# the share against the truth: within 4 standard errors
+n=$(awk -F'\t' 'NR > 1 { s += $1 } END { print s }' st.tsv)
+awk -F'\t' -v f="$hot" -v k="$hs" -v n="$n" '{ t[$1] = $2; all += $2 } END {
+	p = t[f] / all; q = k / n; se = sqrt(p * (1 - p) / n)
+	printf "%s: %.2f%% of the samples shown, %.2f%% of the CPU time measured (4 se = %.2f points)\n", f, 100 * q, 100 * p, 400 * se
+	exit !(q > p - 4 * se && q < p + 4 * se) }' truth.tsv || fail "the shown share is not the true one"
+w0=$(json st.json 'd["before"]["frame"]["width"]') wz=$(json st.json 'd["zoomed"]["frame"]["width"]')
+pw=$(json st.json 'd["zoomed"]["plotWidth"]') wr=$(json st.json 'd["reset"]["frame"]["width"]')
+echo "frame of $hot: $w0 px wide, $wz px after a click (plot $pw px), $wr px after Reset zoom"
+awk -v a="$wz" -v p="$pw" 'BEGIN { exit !(a >= 0.97 * p) }' || fail "a click did not zoom $hot to the width"
+awk -v a="$w0" -v b="$wr" -v p="$pw" 'BEGIN { exit !(a < 0.9 * p && (a - b) ^ 2 < 1) }' || fail "Reset zoom did not return"
+[ "$(json st.json 'd["resetVisible"]')" = True ] || fail "no visible Reset zoom"
+[ "$(json st.json 'd["search"]["matched"]')" = "['$hot']" ] || fail "search highlights $(json st.json 'd["search"]')"
+json st.json 'd["search"]["text"]' | grep -qF "$hs samples, $share" || fail "matched share: $(json st.json 'd["search"]["text"]')"
+[ "$(json st.json 'd["overflow"]["overflowing"]')" = 0 ] || fail "labels overflow: $(json st.json 'd["overflow"]')"
+# the hot line: pct report --by=line's first row of the function
+line=$("$PCTBIN" report --by=line --format=tsv st.pct | awk -F'\t' -v f="$hot" 'NR > 1 && $0 ~ "\t" f "\t" { print $(NF-2); exit }')
+[ -n "$line" ] || fail "no line of $hot in pct report --by=line"
+[ "$(json st.json 'd["source"]["firstIsHot"]')" = True ] || fail "the source view does not show the hot line first: $(json st.json 'd["source"]')"
+[ "$(json st.json "'$line' in d['source']['hot']")" = True ] || fail "the hot line shown is not line $line: $(json st.json 'd["source"]["hot"]')"
+echo "source view: the first line shown is the hot line $line"
+
+# 2. diffs
+for b in full half; do
+	"$PCTBIN" record -g -o $b.pct "$PROGS/work-$b" 1500 >/dev/null 2>&1 || fail "record work-$b"
+done
+"$PCTBIN" record -g -o full2.pct "$PROGS/work-full" 1500 >/dev/null 2>&1 || fail "record work-full again"
+"$PCTBIN" html --alpha=0.001 -o ab.html full.pct half.pct || fail "pct html full half"
+"$PCTBIN" html --alpha=0.001 -o aa.html full.pct full2.pct || fail "pct html full full2"
+"$PCTBIN" flame --alpha=0.001 -o ab.svg full.pct half.pct || fail "pct flame full half"
+probe ab.html diff >ab.json || fail "probe ab"
+probe aa.html diff >aa.json || fail "probe aa"
+clean ab.json
+clean aa.json
+python3 - ab.json aa.json ab.svg <<'PY' || fail "diff verdicts (above)"
+import json, sys, xml.etree.ElementTree as ET
+ab, aa = (json.load(open(f)) for f in sys.argv[1:3])
+svg = [g.attrib for g in ET.parse(sys.argv[3]).iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "f"]
+ok = True
+def check(cond, what):
+    global ok
+    print(("ok: " if cond else "FAIL: ") + what)
+    ok = ok and cond
+flagged = sorted({r["f"] for r in ab["rows"] if r["v"] in ("slower", "faster")})
+check(flagged == ["work_a"], f"A/B rows slower or faster: {flagged}")
+check(any(r["f"] == "work_a" and r["v"] == "faster" for r in ab["rows"]), "A/B: work_a's row is faster")
+ff = sorted({f["f"] for f in ab["frames"] if f["v"] in ("slower", "faster")})
+check(ff == ["work_a"], f"A/B frames slower or faster: {ff}")
+col = sorted({f["f"] for f in ab["frames"] if f["coloured"]})
+check(col == ["work_a"], f"A/B coloured frames: {col}")
+print(f"A/B: {len(ab['frames'])} frames, {sum(f['coloured'] for f in ab['frames'])} coloured")
+# pct flame BASE NEW draws the same tree with the same verdicts
+key = lambda fs: sorted((f, v) for f, v in fs if v in ("slower", "faster"))
+hv, sv = key((f["f"], f["v"]) for f in ab["frames"]), key((g["data-function"], g["data-verdict"]) for g in svg)
+check(hv == sv, f"the SVG's flagged frames {sv} are the page's {hv}")
+aaf = [r["f"] for r in aa["rows"] if r["v"] in ("slower", "faster")]
+check(aaf == [], f"A/A rows slower or faster: {aaf}")
+aafr = [f["f"] for f in aa["frames"] if f["v"] in ("slower", "faster") or f["coloured"]]
+check(aafr == [], f"A/A frames flagged or coloured: {aafr}")
+print(f"A/A: {len(aa['frames'])} frames, verdicts {sorted({f['v'] for f in aa['frames']})}")
+sys.exit(0 if ok else 1)
+PY
+
+# 3. 100,000 stack samples
+cc -O2 -g -fno-omit-frame-pointer -pthread -o deepstacks "$ROOT/bench/deepstacks.c" || fail "cc deepstacks"
+PCT_STACK_AREA=1024 "$PCTBIN" record -g -F 10000 -o deep.pct ./deepstacks 6 2 >/dev/null 2>rec.err || fail "record deepstacks: $(cat rec.err)"
+nstacks=$(sed -n 's/^pct: \([0-9]*\) samples have call stacks$/\1/p' rec.err)
+"$PCTBIN" html -o deep.html deep.pct || fail "pct html deep"
+rm -f deep.pct
+size=$(stat -c %s deep.html)
+probe deep.html ready 3 >deep.json || fail "probe deep"
+clean deep.json
+ms=$(json deep.json 'round(d["readyMs"])')
+echo "$nstacks stack samples: a page of $size bytes, interactive in $ms ms (the least of 3 loads)"
+[ "${nstacks:-0}" -ge 100000 ] || fail "only $nstacks stack samples"
+[ "$size" -le 10000000 ] || fail "the page is $size bytes, above 10 MB"
+[ "$ms" -lt 2000 ] || fail "interactive in $ms ms, not under 2 s"
+pass "html"
