@@ -62,7 +62,7 @@ static void annotate(const struct pset *s, const struct pset_addr *v, size_t n, 
 	       total ? 100.0 * (double)a.samples / (double)total : 0.0);
 	free(name);
 	free(path);
-	if (a.ninsns == 0 && a.why && strcmp(a.why, "capstone could not decode the function") != 0) {
+	if (a.ninsns == 0 && a.why && strcmp(a.why, ANN_WHY_UNDECODED) != 0) {
 		printf("# no code to disassemble: %s\n\n", a.why);
 		annotation_free(&a);
 		return;
@@ -95,7 +95,7 @@ static void annotate(const struct pset *s, const struct pset_addr *v, size_t n, 
 			printf("%-2s %9s %8s %14llx  %s\n", "", "", "", (unsigned long long)in->addr, in->text);
 	}
 	if (a.ninsns == 0)
-		printf("# capstone could not decode the function\n");
+		printf("# %s\n", a.why);
 	printf("\n");
 	annotation_free(&a);
 }

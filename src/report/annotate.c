@@ -112,7 +112,7 @@ void annotate_function(const struct pset *s, const struct pset_addr *v, size_t n
 		 : a->machine == EM_AARCH64 ? cs_open(CS_ARCH_ARM64, CS_MODE_ARM, &cs)
 		 : CS_ERR_ARCH;
 	if (len == 0 || e != CS_ERR_OK) {
-		a->why = len == 0 ? "the bytes are not in the module's file" : "unsupported architecture";
+		a->why = len == 0 ? ANN_WHY_NO_BYTES : ANN_WHY_ARCH;
 		if (e == CS_ERR_OK)
 			cs_close(&cs);
 		u64map_free(&at);
@@ -121,7 +121,7 @@ void annotate_function(const struct pset *s, const struct pset_addr *v, size_t n
 	cs_insn *insn = NULL;
 	size_t count = cs_disasm(cs, code, len, t->start, 0, &insn);
 	if (count == 0)
-		a->why = "capstone could not decode the function";
+		a->why = ANN_WHY_UNDECODED;
 	a->insns = count ? xcalloc(count, sizeof *a->insns) : NULL;
 	a->ninsns = count;
 	for (size_t i = 0; i < count; i++) {

@@ -19,7 +19,8 @@ struct ann_target {
 	uint32_t module;               /* index in the set's mods */
 	uint64_t start, end;           /* link-time; end 0 if unknown (then: up to the next
 					  function, or the last sample + 16) */
-	const char *name;              /* symbol name, or the range as typed (not owned) */
+	const char *name;              /* symbol name (the symtab's), or the range as typed: the
+					  spec given to annotate_find_target (not owned) */
 	uint64_t samples;              /* annotate_hot_functions: its samples */
 };
 
@@ -41,11 +42,15 @@ struct annotation {
 	uint64_t hottest;              /* the largest samples of one instruction */
 	struct ann_insn *insns;        /* in address order; NULL if none decoded */
 	size_t ninsns;
-	const char *why;               /* why there are no instructions, or NULL: "the bytes are
-					  not in the module's file", "unsupported architecture",
-					  "capstone could not decode the function" */
+	const char *why;               /* why there are no instructions, or NULL: one of the
+					  ANN_WHY_ strings below */
 	int machine;                   /* ELF e_machine of the module (EM_X86_64, EM_AARCH64) */
 };
+
+/* The reasons a function has no instructions (annotation.why). */
+#define ANN_WHY_NO_BYTES "the bytes are not in the module's file"
+#define ANN_WHY_ARCH "unsupported architecture"
+#define ANN_WHY_UNDECODED "capstone could not decode the function"
 
 /*
  * The functions of set s holding the samples v[0..n) (pset_addresses),
