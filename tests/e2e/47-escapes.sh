@@ -68,6 +68,8 @@ check annotate "$PCTBIN" annotate e.pct
 check source "$PCTBIN" source e.pct
 grep -q $'^=>.*\tline' out.txt || fail "source: the text's tab is gone: $(cat -v out.txt | head -5)"
 check flame "$PCTBIN" flame e.pct
+check html "$PCTBIN" html e.pct
+check "html diff" "$PCTBIN" html e.pct e.pct
 check "export folded" "$PCTBIN" export --format=folded e.pct
 check "export callgrind" "$PCTBIN" export --format=callgrind e.pct
 
@@ -89,6 +91,26 @@ grep -qF "<title>$fn (" e.svg || fail "the flame graph's frame is not escaped: $
 "$PCTBIN" flame -o t.svg --title=$'a & <b> "c" \'d\' \e[2J\a\x9b\xff\xef\xbf\xbf' e.pct || fail "flame --title"
 xmllint --noout t.svg || fail "the flame graph with an odd title is not valid XML"
 "$PCTBIN" flame --width=100 -o n.svg e.pct && xmllint --noout n.svg || fail "a narrow flame graph is not valid XML"
+# the HTML report: its data is one JSON object in which the names are
+# escaped and '<' is \u003c, so that no name or title (here one holding
+# "</script>" and "<!--") ends the element; the page holds no raw escape
+"$PCTBIN" html -o e.html --title=$'</script><script>alert(1)</script><!-- \e[2J\a' e.pct || fail "html"
+[ "$(raw e.html)" = 0 ] || fail "html: raw escapes: $(LC_ALL=C grep -a $'[\e\a\x9b]' e.html | head -2 | cat -v)"
+python3 - e.html "$fn" <<'PY' || fail "html: the data is not one escaped JSON object"
+import json, re, sys
+page = open(sys.argv[1], encoding="utf-8", errors="strict").read()
+head, rest = page.split('<script id="pct-data" type="application/json">', 1)
+assert "<script" not in head, "a script before the data"
+data, after = rest.split("</script>", 1)
+assert after.startswith("\n<script>\n"), "the data's element does not end where the data ends"
+assert "<" not in data and ">" not in data, "a raw < or > in the data"
+d = json.loads(data)
+assert d["title"].startswith("</script><script>alert(1)"), d["title"]
+names = [k[0] for k in d["tables"]["function"]["keys"]]
+assert sys.argv[2] in names, names
+print("html: the title and", len(names), "function names sit escaped in the data")
+PY
+grep -q '<title>&lt;/script&gt;' e.html || fail "html: the page title is not escaped: $(grep -a '<title>' e.html | cat -v)"
 # binary exports: their text
 "$PCTBIN" export --format=gperftools -o e.prof e.pct || fail "export gperftools"
 LC_ALL=C grep -aoE '[0-9a-f]+-[0-9a-f]+ r-xp .*' e.prof >maps.txt
