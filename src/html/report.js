@@ -324,13 +324,20 @@ function drawHeader() {
 	var h = $('pct-header'), s = SUM, out = [];
 	out.push('<h1>' + esc(D.title || 'pct report') + '</h1>');
 	if (D.files && D.files.length) {
-		out.push('<ul class="files">');
-		D.files.forEach(function (f) {
-			out.push('<li>' + (DIFF && f.side ? '<b>' + esc(f.side) + ':</b> ' : '') + esc(f.path) +
+		/* a process tree holds a profile per process: the first few
+		 * shown, the others folded (largest first once opened) */
+		var fileItem = function (f) {
+			return '<li>' + (DIFF && f.side ? '<b>' + esc(f.side) + ':</b> ' : '') + esc(f.path) +
 				(f.pid !== undefined ? ': pid ' + esc(f.pid) : '') + (f.cmdline ? ': ' + esc(f.cmdline) : '') +
-				(f.samples !== undefined ? ' (' + esc(f.samples) + ' samples)' : '') + '</li>');
-		});
-		out.push('</ul>');
+				(f.samples !== undefined ? ' (' + esc(f.samples) + ' samples)' : '') + '</li>';
+		};
+		var FILES_SHOWN = 6, files = D.files.slice();
+		if (files.length > FILES_SHOWN)
+			files.sort(function (a, b) { return (b.samples || 0) - (a.samples || 0); });
+		out.push('<ul class="files">' + files.slice(0, FILES_SHOWN).map(fileItem).join('') + '</ul>');
+		if (files.length > FILES_SHOWN)
+			out.push('<details class="files"><summary>' + (files.length - FILES_SHOWN) + ' more profiles (processes) with fewer samples</summary><ul>' +
+				files.slice(FILES_SHOWN).map(fileItem).join('') + '</ul></details>');
 	}
 	var unit = s.unit || (s.dimension === 'wall' ? 'wall-clock seconds' : 'CPU seconds');
 	var line = (DIFF ? 'base: ' : '') + N_BASE + ' samples over ' + (+s.seconds || 0).toFixed(3) + ' ' + esc(unit);
