@@ -35,7 +35,10 @@ for g in "" -g; do
 			for (r in leaf) if (inl[leaf[r]]) n += count[r]
 			printf "pprof: %d of %d samples (pct %d) at mix() inlined into work() at line %d\n", n, all, total, call
 			# -g: all but a stack record being written at exit (pct_format.h)
-			exit !(all <= total && all >= total - (g == "-g" ? 2 : 0) && n * 2 > total) }' raw.txt ||
+			# a quarter at least: how many of the loop'"'"'s samples land on
+			# mix()'"'"'s instructions depends on the CPU (over half on the
+			# Intel machines before; 37-53% on an AMD EPYC)
+			exit !(all <= total && all >= total - (g == "-g" ? 2 : 0) && n * 4 > total) }' raw.txt ||
 		fail "pprof $g: no inline frames of mix() in work(): $(sed -n '/^Locations/,/^Mappings/p' raw.txt | head -20)"
 	# the raw message: two line entries, mix() first
 	gunzip -c i.pb.gz | protoc --decode=perftools.profiles.Profile -I"$PROTO_DIR" profile.proto >dec.txt 2>perr ||
