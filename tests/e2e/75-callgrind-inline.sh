@@ -25,7 +25,10 @@ awk -v want="-- Auto-annotated source: $hdr" -v total="$total" '
 	/^-- Auto-annotated source: / { in_hdr = ($0 == want); seen += in_hdr; next }
 	in_hdr && $1 ~ /^[0-9,]+$/ && /x (\^=|\*=|\+=)/ { gsub(",", "", $1); n += $1 }
 	END { printf "inlhot.h, mix()'"'"'s lines: %d of %d samples\n", n, total
-	      exit !(seen && n * 2 > total) }' cga.txt || fail "the header's lines do not hold the samples: $(cat cga.txt)"
+	      # a quarter at least: how many of the samples of the loop land on
+	      # the lines of mix() depends on the CPU (over half on the Intel
+	      # machines before, about 40% on an AMD EPYC; as e2e 76)
+	      exit !(seen && n * 4 > total) }' cga.txt || fail "the header's lines do not hold the samples: $(cat cga.txt)"
 # every call site in inlhot is the address of a call instruction
 objdump -d --no-show-raw-insn inlhot >dis.txt || fail "objdump"
 awk -v exe="$SCRATCH/inlhot" '
