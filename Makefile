@@ -133,9 +133,9 @@ fuzz: $(FB)/fuzz_profile
 			echo "fuzz: FAILED, findings copied to tests/fuzz/regressions/"; exit 1; fi; \
 		echo "fuzz: 1 passed, 0 failed"
 FUZZ_SRC := $(filter-out src/cmd/pct.c src/cmd/cmd_top.c,$(TOOL_SRC))
-$(FB)/fuzz_profile: tests/fuzz/fuzz_profile.c $(FUZZ_SRC) src/*/*.h include/*.h $(GEN)/profile.pb-c.c
+$(FB)/fuzz_profile: tests/fuzz/fuzz_profile.c $(FUZZ_SRC) src/*/*.h include/*.h $(GEN)/profile.pb-c.c src/html/assets.S src/html/*.js src/html/*.css
 	@mkdir -p $(@D)
-	clang $(FUZZ_CFLAGS) -I$(GEN) -o $@ tests/fuzz/fuzz_profile.c $(FUZZ_SRC) $(GEN)/profile.pb-c.c $(TOOL_LIBS)
+	clang $(FUZZ_CFLAGS) -I$(GEN) -o $@ tests/fuzz/fuzz_profile.c $(FUZZ_SRC) $(GEN)/profile.pb-c.c src/html/assets.S $(TOOL_LIBS)
 
 bench: deps all progs
 	@for b in bench/*.sh; do echo "== $$b"; $$b || exit 1; done
