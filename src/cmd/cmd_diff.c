@@ -264,10 +264,7 @@ int cmd_diff(int argc, char **argv)
 	char *end;
 
 	/* BASE... -- NEW...: split at the first "--", options before it */
-	int dd = -1;
-	for (int i = 1; i < argc && dd < 0; i++)
-		if (strcmp(argv[i], "--") == 0)
-			dd = i;
+	int dd = cmd_dashdash(argc, argv);
 	int left = dd < 0 ? argc : dd;
 	while ((c = getopt_long(left, argv, "n:lh", opts, NULL)) != -1) {
 		switch (c) {
@@ -289,9 +286,7 @@ int cmd_diff(int argc, char **argv)
 			s.share = 1;
 			break;
 		case 'a':
-			s.alpha = strtod(optarg, &end);
-			if (*end || !(s.alpha > 0 && s.alpha < 1))
-				die_usage("diff: --alpha wants a level between 0 and 1, not '%s'", optarg);
+			s.alpha = cmd_alpha("diff", optarg);
 			break;
 		case 'n':
 			limit = strtoul(optarg, &end, 10);

@@ -310,16 +310,11 @@ int cmd_flame(int argc, char **argv)
 			diff_opts = 1;
 			break;
 		case 'a':
-			ds.alpha = strtod(optarg, &end);
-			if (*end || !(ds.alpha > 0 && ds.alpha < 1))
-				die_usage("flame: --alpha wants a level between 0 and 1, not '%s'", optarg);
+			ds.alpha = cmd_alpha("flame", optarg);
 			diff_opts = 1;
 			break;
 		case 'm':
-			ds.min_effect = strtod(optarg, &end);
-			if (*end || !(ds.min_effect > 0 && ds.min_effect <= 100))
-				die_usage("flame: --min-effect wants percentage points above 0, up to 100, not '%s'",
-					  optarg);
+			ds.min_effect = cmd_min_effect("flame", optarg);
 			diff_opts = 1;
 			break;
 		default:

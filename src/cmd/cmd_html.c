@@ -76,10 +76,7 @@ int cmd_html(int argc, char **argv)
 	int sum = 0, c;
 	char *end;
 	/* BASE... -- NEW...: options before the "--" */
-	int dd = -1;
-	for (int i = 1; i < argc && dd < 0; i++)
-		if (strcmp(argv[i], "--") == 0)
-			dd = i;
+	int dd = cmd_dashdash(argc, argv);
 	int left = dd < 0 ? argc : dd;
 	while ((c = getopt_long(left, argv, "o:n:S:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -96,14 +93,10 @@ int cmd_html(int argc, char **argv)
 			o.share = 1;
 			break;
 		case 'a':
-			o.alpha = strtod(optarg, &end);
-			if (*end || !(o.alpha > 0 && o.alpha < 1))
-				die_usage("html: --alpha wants a level between 0 and 1, not '%s'", optarg);
+			o.alpha = cmd_alpha("html", optarg);
 			break;
 		case 'm':
-			o.min_effect = strtod(optarg, &end);
-			if (*end || !(o.min_effect > 0 && o.min_effect <= 100))
-				die_usage("html: --min-effect wants points above 0, at most 100, not '%s'", optarg);
+			o.min_effect = cmd_min_effect("html", optarg);
 			break;
 		case 'n':
 			o.annotate = strtoul(optarg, &end, 10);

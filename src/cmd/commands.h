@@ -33,4 +33,14 @@ struct pset;
  * or e.g. "merge: "), and exit 1. */
 void cmd_load(struct pset *s, char *const *files, size_t n, const char *what);
 
+/* The index in argv[1..argc) of the first "--" (BASE... -- NEW...), or
+ * -1 if there is none. */
+int cmd_dashdash(int argc, char **argv);
+
+/* A diff's --alpha (a level strictly between 0 and 1) and --min-effect
+ * (percentage points, above 0 and at most 100) from arg; a bad value is a
+ * usage error (exit 2) naming the command cmd. */
+double cmd_alpha(const char *cmd, const char *arg);
+double cmd_min_effect(const char *cmd, const char *arg);
+
 #endif
