@@ -382,14 +382,16 @@ static int stacks_fetch(struct profile *p, struct stack_src *s, uint64_t n)
 		return 0;
 	if (p->stackmap == NULL && stacks_buffer(p, s->used) != 0)
 		return -1;
-	if (s->mem) {
-		memcpy(p->stackdata, s->mem, s->used);
-		s->have = s->used;
-		return 0;
-	}
-	uint64_t want = n - s->have < (1u << 20) ? s->have + (1u << 20) : n;  /* 1 MiB at least */
+	/* 1 MiB at least, and only as far as the records go: the region's
+	 * empty tail (most of it, in a short run) is never touched */
+	uint64_t want = n - s->have < (1u << 20) ? s->have + (1u << 20) : n;
 	if (want > s->used)
 		want = s->used;
+	if (s->mem) {
+		memcpy(p->stackdata + s->have, s->mem + s->have, want - s->have);
+		s->have = want;
+		return 0;
+	}
 	if (read_all(s->fd, p->stackdata + s->have, want - s->have, (off_t)(s->off + s->have)) != 0)
 		return -1;
 	s->have = want;
