@@ -53,6 +53,12 @@
 #include "arch.h"
 #include "runtime.h"
 
+/* Linux 5.14's value (linux/mman.h); libcs older than the kernel (musl 1.2.3)
+ * lack the name, and such a kernel answers EINVAL, handled below */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
 static struct {
 	void *staging;                 /* anonymous copy of everything before the table */
 	uint64_t staging_size;

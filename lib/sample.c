@@ -49,8 +49,10 @@ static __thread struct {
 	uint32_t signals;              /* handled in this thread, to refresh its name now and then */
 } self __attribute__((tls_model("initial-exec")));
 
-/* glibc's (ld.so): the stack pointer at process entry, above main's frame. */
-extern void *__libc_stack_end;
+/* glibc's (ld.so): the stack pointer at process entry, above main's frame.
+ * Weak: musl has none, and there pthread_getattr_np() finds the main
+ * thread's stack too (by probing its mapping). */
+extern void *__libc_stack_end __attribute__((weak));
 
 /* Note where the calling thread's stack ends, for -g: called by each new
  * thread before it runs its start routine, and by the starting thread. */
@@ -59,7 +61,7 @@ void rt_thread_stack_known(void)
 	pthread_attr_t attr;
 	void *lo;
 	size_t size;
-	if (rt_gettid() == (uint32_t)getpid()) {
+	if (rt_gettid() == (uint32_t)getpid() && &__libc_stack_end != NULL) {
 		self.stack_hi = (uintptr_t)__libc_stack_end;
 	} else if (pthread_getattr_np(pthread_self(), &attr) == 0) {
 		if (pthread_attr_getstack(&attr, &lo, &size) == 0)
@@ -74,6 +76,7 @@ void rt_thread_stack_known(void)
  * process_vm_readv(2) on ourselves, one remote piece per page.  Returns
  * the bytes copied.
  */
+static int no_vm_readv;                /* process_vm_readv(2) said ENOSYS (qemu-user) */
 static size_t copy_readable(void *dst, uintptr_t addr, size_t len)
 {
 	struct iovec local = { dst, len }, remote[RT_STACK_BYTES_MAX / 4096 + 2];
@@ -85,6 +88,8 @@ static size_t copy_readable(void *dst, uintptr_t addr, size_t len)
 		a += remote[n].iov_len;
 	}
 	ssize_t got = syscall(SYS_process_vm_readv, (pid_t)rt_g.led.pid, &local, 1UL, remote, (unsigned long)n, 0UL);
+	if (got < 0 && errno == ENOSYS)
+		no_vm_readv = 1;
 	return got > 0 ? (size_t)got : 0;
 }
 
@@ -127,7 +132,20 @@ void rt_stack_record(const uint64_t *regs, uint32_t thread, uint64_t n, uintptr_
 	r->weight = n;
 	r->sp = sp;
 	memcpy(rec + sizeof *r, regs, 8 * ARCH_STACK_REGS);
-	r->stack_len = (uint32_t)copy_readable(rec + head, sp, want);
+	/* Without process_vm_readv (qemu-user answers ENOSYS), the stack is
+	 * copied directly, but only when sp lies within 8 MiB (the default
+	 * RLIMIT_STACK) below the known top of this thread's stack, so that
+	 * sp..sp+want is this stack, mapped; otherwise (stack_hi unknown, a
+	 * signal or coroutine stack elsewhere) the record has the registers
+	 * alone */
+	if (!no_vm_readv)
+		r->stack_len = (uint32_t)copy_readable(rec + head, sp, want);
+	else
+		r->stack_len = 0;
+	if (r->stack_len == 0 && no_vm_readv && stack_hi > sp && stack_hi - sp <= ((size_t)8 << 20)) {
+		memcpy(rec + head, (const void *)sp, want);
+		r->stack_len = (uint32_t)want;
+	}
 	r->tick = tick;
 	rt_store_release(rt_shared(&r->ctx), (thread & PCT_CTX_THREAD_MASK) | PCT_STACK_DONE);
 }

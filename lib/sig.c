@@ -50,7 +50,9 @@
 
 typedef int sigaction_fn(int, const struct sigaction *, struct sigaction *);
 typedef int sigmask_fn(int, const sigset_t *, sigset_t *);
-typedef __sighandler_t signal_fn(int, __sighandler_t);
+/* a signal handler, as signal(2) takes it (glibc's __sighandler_t, which musl lacks) */
+typedef void (*rt_sighandler)(int);
+typedef rt_sighandler signal_fn(int, rt_sighandler);
 typedef int siginterrupt_fn(int, int);
 
 static sigaction_fn *real_sigaction;
@@ -635,7 +637,7 @@ static void altstack_known(const stack_t *ss)
 /* signal() and its kin for pct's signal, over the virtual disposition:
  * flags as glibc gives them (bsd: SA_RESTART; sysv: SA_RESETHAND |
  * SA_NODEFER). */
-static __sighandler_t virt_signal(int sig, __sighandler_t h, int flags)
+static rt_sighandler virt_signal(int sig, rt_sighandler h, int flags)
 {
 	struct sigaction sa, old;
 	memset(&sa, 0, sizeof sa);
@@ -653,28 +655,28 @@ static int is_pct(int sig)
 	return sig != 0 && sig == rt_load(&sig_no);
 }
 
-PUBLIC __sighandler_t signal(int sig, __sighandler_t h)
+PUBLIC rt_sighandler signal(int sig, rt_sighandler h)
 {
 	if (is_pct(sig))
 		return virt_signal(sig, h, SA_RESTART);
 	return real_signal ? real_signal(sig, h) : SIG_ERR;
 }
 
-PUBLIC __sighandler_t bsd_signal(int sig, __sighandler_t h)
+PUBLIC rt_sighandler bsd_signal(int sig, rt_sighandler h)
 {
 	if (is_pct(sig))
 		return virt_signal(sig, h, SA_RESTART);
 	return real_bsd_signal ? real_bsd_signal(sig, h) : SIG_ERR;
 }
 
-PUBLIC __sighandler_t sysv_signal(int sig, __sighandler_t h)
+PUBLIC rt_sighandler sysv_signal(int sig, rt_sighandler h)
 {
 	if (is_pct(sig))
 		return virt_signal(sig, h, SA_RESETHAND | SA_NODEFER);
 	return real_sysv_signal ? real_sysv_signal(sig, h) : SIG_ERR;
 }
 
-PUBLIC __sighandler_t sigset(int sig, __sighandler_t h)
+PUBLIC rt_sighandler sigset(int sig, rt_sighandler h)
 {
 	if (!is_pct(sig))
 		return real_sigset ? real_sigset(sig, h) : SIG_ERR;
@@ -689,7 +691,7 @@ PUBLIC __sighandler_t sigset(int sig, __sighandler_t h)
 		pthread_sigmask(SIG_BLOCK, &one, &was);
 		return sigismember(&was, sig) ? SIG_HOLD : old.sa_handler;
 	}
-	__sighandler_t prev = virt_signal(sig, h, 0);
+	rt_sighandler prev = virt_signal(sig, h, 0);
 	pthread_sigmask(SIG_UNBLOCK, &one, &was);
 	return sigismember(&was, sig) ? SIG_HOLD : prev;
 }

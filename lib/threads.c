@@ -525,7 +525,11 @@ int rt_arm_thread(uint32_t tid, int own)
 		sev.sigev_notify = SIGEV_THREAD_ID;
 		sev.sigev_signo = m->signo;
 		sev.sigev_value.sival_ptr = RT_SIG_COOKIE;
+#ifdef sigev_notify_thread_id
+		sev.sigev_notify_thread_id = (pid_t)tid;   /* musl, glibc 2.35 and later */
+#else
 		sev._sigev_un._tid = (pid_t)tid;
+#endif
 		ts.it_interval.tv_sec = (time_t)(period / 1000000000u);
 		ts.it_interval.tv_nsec = (long)(period % 1000000000u);
 		ts.it_value = ts.it_interval;

@@ -62,11 +62,18 @@ static void annotate(const struct pset *s, const struct pset_addr *v, size_t n, 
 	       total ? 100.0 * (double)a.samples / (double)total : 0.0);
 	free(name);
 	free(path);
+	/* the instruction set is the module's own (its ELF e_machine), never
+	 * this machine's: say which one was decoded */
+	const char *arch = annotate_arch_name(a.machine);
 	if (a.ninsns == 0 && a.why && strcmp(a.why, ANN_WHY_UNDECODED) != 0) {
-		printf("# no code to disassemble: %s\n\n", a.why);
+		if (strcmp(a.why, ANN_WHY_ARCH) == 0)
+			printf("# no code to disassemble: %s (ELF e_machine %d)\n\n", a.why, a.machine);
+		else
+			printf("# no code to disassemble: %s\n\n", a.why);
 		annotation_free(&a);
 		return;
 	}
+	printf("# instructions: %s (ELF e_machine %d)\n", arch ? arch : "?", a.machine);
 	printf("%2s %9s %8s %14s  %s\n", "", "samples", "percent", "address", "instruction");
 	const char *last_file = NULL;
 	int last_line = -1;

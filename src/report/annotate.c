@@ -147,6 +147,11 @@ void annotation_free(struct annotation *a)
 	memset(a, 0, sizeof *a);
 }
 
+const char *annotate_arch_name(int m)
+{
+	return m == EM_X86_64 ? "x86_64" : m == EM_AARCH64 ? "aarch64" : NULL;
+}
+
 const char *annotate_mark(uint64_t k, uint64_t hottest, uint64_t total)
 {
 	double pct = total ? 100.0 * (double)k / (double)total : 0;

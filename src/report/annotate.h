@@ -80,4 +80,8 @@ void annotation_free(struct annotation *a);
  * more, else "". */
 const char *annotate_mark(uint64_t k, uint64_t hottest, uint64_t total);
 
+/* The name of the instruction set capstone decodes for ELF e_machine m
+ * ("x86_64", "aarch64"), or NULL if pct does not disassemble it. */
+const char *annotate_arch_name(int m);
+
 #endif
