@@ -20,6 +20,7 @@
 #include "stages.h"
 #include "stats.h"
 #include "symtab.h"
+#include "tree.h"
 #include "tsv.h"
 #include "util.h"
 
@@ -43,7 +44,9 @@ static const char usage[] =
 	"side's samples are in them, a warning says so at the top of the report\n"
 	"and on standard error.\n"
 	"\n"
-	"With -b, each BASE and each NEW file is one run of the program.  With at\n"
+	"With -b, each BASE and each NEW file is one run of the program (a file\n"
+	"pct merge wrote: each of its runs), and so in the BASE NEW form when a\n"
+	"file holds several runs.  With at\n"
 	"least 3 runs a side, each row is tested against the variance between\n"
 	"runs (a quasi-Poisson model, t test with runs - 2 degrees of freedom):\n"
 	"one run's samples measure that run, not the program.  With fewer runs,\n"
@@ -277,6 +280,19 @@ static void print_tsv(const struct diff_row *r, size_t shown, char **keys, size_
 	}
 }
 
+/* How many runs the file holds (a merged file: several; standard input
+ * counts as one); a file that cannot be read is an error (exit 1). */
+static uint32_t file_runs(const char *file)
+{
+	char err[512];
+	uint32_t r;
+	if (strcmp(file, "-") == 0)   /* standard input is read once: as one run */
+		return 1;
+	if (tree_file_runs(file, &r, err, sizeof err) != 0)
+		die("diff: %s", err);
+	return r ? r : 1;
+}
+
 /* --check: one line per row whose verdict is want, for CI logs; returns
  * how many. */
 static size_t print_check(const struct diff_row *r, size_t n, char **keys, size_t nkeys, enum diff_verdict want)
@@ -375,7 +391,8 @@ int cmd_diff(int argc, char **argv)
 		}
 	}
 	/* the runs: one side each for the two-profile forms (a group is
-	 * summed), one per file with -b */
+	 * summed), one per run with -b, or when BASE or NEW is a merged
+	 * file of several runs */
 	char **base = argv + optind, **newf;
 	size_t nbase, nnew, nruns;
 	int per_run = nb_opt > 0;
@@ -398,6 +415,27 @@ int cmd_diff(int argc, char **argv)
 	}
 	if (nbase == 0 || nnew == 0)
 		return usage_exit(usage, 0);
+	/* each run: its file, and its number in the file (-1: the whole file) */
+	char **run_file = NULL;
+	long *run_no = NULL;
+	size_t base_runs = 0, new_runs = 0;
+	if (per_run || dd < 0) {
+		run_file = xcalloc(1, sizeof *run_file);
+		run_no = xcalloc(1, sizeof *run_no);
+		size_t cap = 1, k = 0;
+		for (size_t f = 0; f < nbase + nnew; f++) {
+			char *file = f < nbase ? base[f] : newf[f - nbase];
+			uint32_t r = file_runs(file);
+			for (uint32_t i = 0; i < r; i++) {
+				grow(&run_file, &cap, k + 1, sizeof *run_file);
+				run_no = xrealloc(run_no, cap * sizeof *run_no);
+				run_file[k] = file;
+				run_no[k++] = r > 1 ? (long)i : -1;
+			}
+			*(f < nbase ? &base_runs : &new_runs) += r;
+		}
+		per_run = per_run || base_runs > 1 || new_runs > 1;
+	}
 	const struct view *v = view_find(by);
 	/* the views that have rows to match; thread and process do not
 	 * (thread ids and pids differ between runs) */
@@ -410,16 +448,23 @@ int cmd_diff(int argc, char **argv)
 		keys[nkeys++] = k;
 	/* sides[0] and sides[1]: the base and new sums; with -b, sides[2..]
 	 * are the runs, base runs first */
+	if (per_run) {
+		nbase = base_runs;
+		nnew = new_runs;
+	}
 	nruns = per_run ? nbase + nnew : 0;
 	struct side *sides = xcalloc(2 + nruns, sizeof *sides);
 	int status;
 	if (per_run) {
 		for (size_t j = 0; j < nruns; j++) {
-			char **f = j < nbase ? &base[j] : &newf[j - nbase];
-			if ((status = read_side(&sides[2 + j], f, 1, v, keys, nkeys)) != 0)
+			pset_select_run(run_no[j]);
+			status = read_side(&sides[2 + j], &run_file[j], 1, v, keys, nkeys);
+			pset_select_run(-1);
+			if (status != 0)
 				return status;
 			if (sides[2 + j].a.total == 0)
-				die("diff: %s has no samples", esc_dup(*f));
+				die("diff: %s%s has no samples", esc_dup(run_file[j]),
+				    run_no[j] >= 0 ? xasprintf(" (run %ld)", run_no[j] + 1) : "");
 		}
 		for (int g = 0; g < 2; g++) {
 			struct side *sd = &sides[g];
@@ -468,7 +513,7 @@ int cmd_diff(int argc, char **argv)
 			run_period[j] = period_of(r);
 			if (!s.share && run_period[j] == 0)
 				die("diff: %s has no CPU time recorded; use --normalize to compare shares",
-				    esc_dup(j < nbase ? base[j] : newf[j - nbase]));
+				    esc_dup(run_file[j]));
 			for (size_t i = 0; i < n; i++) {
 				long k = agg_find(&r->a, rows[i].key);
 				counts[i * nruns + j] = k >= 0 ? r->a.rows[k].samples : 0;
@@ -513,6 +558,8 @@ int cmd_diff(int argc, char **argv)
 	for (size_t j = 0; j < 2 + nruns; j++)
 		agg_free(&sides[j].a);
 	free(sides);
+	free(run_file);
+	free(run_no);
 	free(bases);
 	free(keystr);
 	symtab_free_all();

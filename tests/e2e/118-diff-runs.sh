@@ -7,6 +7,8 @@
 #    unresolved, never slower or faster;
 #  - --format=tsv has the verdict and mde columns, and grow's verdict is
 #    slower there too; the text report states the test it used;
+#  - a file that pct merge wrote of the 5 runs serves as them: with -b,
+#    and as BASE NEW, the report is the one of the runs' own files;
 #  - with two runs a side the report says only within-run noise is
 #    accounted for.
 . "$(dirname "$0")/lib.sh"
@@ -53,6 +55,15 @@ awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["verdict"] == "slower" || $c["verdict"] == "faster" { print "A/A: " $0; bad = 1 }
 	END { exit bad }' aa.tsv || fail "an A/A row has a verdict of change"
 
+# pct merge keeps the runs apart: a merged base serves as its 5 runs,
+# and two merged files compare run by run, the same report
+"$PCTBIN" merge -o amerged.pct a1.pct a2.pct a3.pct a4.pct a5.pct 2>/dev/null || fail "merge a"
+"$PCTBIN" merge -o bmerged.pct b1.pct b2.pct b3.pct b4.pct b5.pct 2>/dev/null || fail "merge b"
+"$PCTBIN" diff --normalize -b amerged.pct b1.pct b2.pct b3.pct b4.pct b5.pct >m1.txt || fail "diff -b merged"
+"$PCTBIN" diff --normalize amerged.pct bmerged.pct >m2.txt || fail "diff of merged files"
+sed 1d diff.txt >d0; sed 1d m1.txt >d1; sed 1d m2.txt >d2
+cmp -s d0 d1 || fail "diff -b MERGED differs from diff -b of its runs: $(diff d0 d1 | head -5)"
+cmp -s d0 d2 || fail "diff MERGED MERGED differs from diff -b of their runs: $(diff d0 d2 | head -5)"
 "$PCTBIN" diff --normalize -b a1.pct -b a2.pct b1.pct b2.pct >two.txt || fail "diff of 2 + 2 runs"
 grep -q 'only within-run (Poisson) noise is accounted for' two.txt || fail "2 + 2 runs: no note on within-run noise"
 "$PCTBIN" diff --normalize -b a1.pct a2.pct -- b1.pct 2>err.txt
