@@ -3,6 +3,7 @@
 #   make                 build build/bin/pct, build/lib/libpct.so and libpct.a
 #   make demo            install missing Debian packages, build, profile xz -9
 #   make check           install missing packages, build, run every test
+#   make check-long      the tests too long for make check (tests/long/)
 #   make install [PREFIX=DIR] [DESTDIR=STAGE] [LIBDIR=DIR] [MANDIR=DIR] ...
 #   make uninstall       remove what make install put there (same variables)
 #   make bench           run the benchmarks in bench/ (prints ratios)
@@ -147,6 +148,11 @@ check: deps all unit progs
 # The tools and unit tests with AddressSanitizer and UBSan (the runtime
 # stays plain: it is preloaded into programs that have no ASan runtime).
 SAN := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+# tests too long for make check (minutes each): tests/long/NN-*.sh,
+# which use tests/e2e/lib.sh
+check-long: deps all unit progs
+	@for t in tests/long/[0-9]*.sh; do bash "$$t" || { echo "FAIL  $$t"; exit 1; }; echo "PASS  $$t"; done
+
 check-san:
 	@$(MAKE) --no-print-directory B=build-san CFLAGS="$(SAN)" LDFLAGS="-fsanitize=address,undefined" \
 		LIB_CFLAGS="-O2 -g" all unit progs >/dev/null
@@ -217,7 +223,7 @@ uninstall:
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all unit deps demo check check-san fuzz bench install uninstall clean FORCE
+.PHONY: all unit deps demo check check-long check-san fuzz bench install uninstall clean FORCE
 
 # Test workloads: built with -g, frame pointers or not as the compiler likes.
 PROG_CFLAGS := -std=gnu11 -O2 -g -Iinclude
