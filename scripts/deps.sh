@@ -7,6 +7,8 @@ set -eu
 # callgrind_annotate (valgrind), protoc and headless chromium
 need="libdw-dev libdebuginfod-dev libelf-dev libcapstone-dev libiberty-dev libarchive-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler golang-github-google-pprof-dev libc6-dev xz-utils gzip python3 binutils clang util-linux"
 need="$need google-perftools valgrind protobuf-compiler chromium"
+# pkg-config, to build against the installed libpct.pc (e2e 114)
+need="$need pkgconf"
 # the Go toolchain for the Go host test (e2e 54); perf, the reference of
 # the xz comparison (e2e 87)
 need="$need golang-go linux-perf"
