@@ -27,9 +27,8 @@
  * each): one run is not a sample of the program.  Hash seeds, memory
  * layout, other tenants and frequency scaling move each row's true time
  * from run to run, so counts of separate runs vary more than Poisson (in
- * ten runs of one python3 workload, one run had memset at 2.92% against
- * 0.91-1.14% in the others; the two-profile test flagged a row in 8 of
- * 45 A/A pairs).  The test then uses the between-run variance: a
+ * ten runs of one unchanged python3 workload the two-profile test flagged
+ * a row in 22 of the 45 pairs: bench/diff-runs.sh).  The test then uses the between-run variance: a
  * quasi-Poisson model (McCullagh and Nelder, Generalized Linear Models,
  * 2nd ed., 1989, sections 4.5 and 6.2), per row.  Run j of side g has
  * count c_j with mean theta_g x E_j, E_j being the run's exposure (its
