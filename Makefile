@@ -312,3 +312,10 @@ $(B)/tests/hosts/latewait: tests/hosts/latewait.c tests/progs/burn.h $(B)/lib/li
 hosts: $(HOSTS)
 progs: $(PROGS) $(HOSTS)
 .PHONY: progs hosts
+
+# Debian packages pct, libpct1 and libpct-dev from packaging/debian/, built
+# in a temporary copy of the tree, checked by lintian, installed with
+# dpkg -i, tested and purged (as root; installs missing build packages)
+check-package:
+	@scripts/check-package.sh
+.PHONY: check-package

@@ -16,6 +16,8 @@ need="$need golang-go linux-perf"
 need="$need libncurses-dev tmux"
 # Debian's debuginfod server, serving a test build by build-id (e2e 103)
 need="$need debuginfod"
+# the Debian package build and its check (e2e 119, make check-package)
+need="$need debhelper dpkg-dev lintian fakeroot"
 [ "${1:-}" = bench ] && need="$need libgoogle-perftools4 python3-dbg"
 missing=
 for p in $need; do
