@@ -3,14 +3,36 @@
 #   make                 build build/bin/pct, build/lib/libpct.so and libpct.a
 #   make demo            install missing Debian packages, build, profile xz -9
 #   make check           install missing packages, build, run every test
-#   make install PREFIX=DIR
+#   make check-long      the tests too long for make check (tests/long/)
+#   make install [PREFIX=DIR] [DESTDIR=STAGE] [LIBDIR=DIR] [MANDIR=DIR] ...
+#   make uninstall       remove what make install put there (same variables)
 #   make bench           run the benchmarks in bench/ (prints ratios)
+#
+# CFLAGS, CPPFLAGS and LDFLAGS are honoured (as dpkg-buildflags gives them).
 
 PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+LIBDIR  ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DATADIR ?= $(PREFIX)/share
+MANDIR  ?= $(DATADIR)/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 CC      ?= cc
 CFLAGS  ?= -O2 -g
+CPPFLAGS ?=
+LDFLAGS ?=
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wno-unused-parameter
-ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) -Iinclude
+# The pct tool parses untrusted files: Debian's hardening flags
+# (dpkg-buildflags, hardening=+all), whatever CFLAGS says.  Not for the
+# runtime, which runs on the signal path of other programs (below).
+HARDEN_CFLAGS := -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE
+HARDEN_LDFLAGS := -pie -Wl,-z,relro -Wl,-z,now
+ALL_CFLAGS := -std=gnu11 $(WARN) $(HARDEN_CFLAGS) $(CFLAGS) $(CPPFLAGS) -Iinclude
+# the runtime's library: SONAME libpct.so.$(SOMAJOR), file libpct.so.$(SOVERSION),
+# exports as lib/libpct.map lists them
+SOMAJOR := 1
+SOVERSION := $(SOMAJOR).0.0
 B       := build
 
 LIB_SRC := $(wildcard lib/*.c)
@@ -45,11 +67,18 @@ all: $(B)/bin/pct $(B)/lib/libpct.so $(B)/lib/libpct.a
 LIB_CFLAGS ?= $(CFLAGS)
 $(B)/obj/lib/%.o: lib/%.c lib/*.h include/*.h
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 $(WARN) $(LIB_CFLAGS) -Iinclude -fPIC -fvisibility=hidden -fno-stack-protector -c -o $@ $<
+	$(CC) -std=gnu11 $(WARN) $(LIB_CFLAGS) $(CPPFLAGS) -Iinclude -fPIC -fvisibility=hidden -fno-stack-protector -c -o $@ $<
 
-$(B)/lib/libpct.so: $(LIB_OBJ)
+# libpct.so.1.0.0, its SONAME link libpct.so.1 (what pct record preloads)
+# and the link for -lpct, libpct.so
+$(B)/lib/libpct.so.$(SOVERSION): $(LIB_OBJ) lib/libpct.map
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libpct.so -Wl,-z,now -o $@ $(LIB_OBJ)
+	$(CC) -shared $(LDFLAGS) -Wl,-soname,libpct.so.$(SOMAJOR) -Wl,--version-script=lib/libpct.map \
+		-Wl,-z,relro -Wl,-z,now -o $@ $(LIB_OBJ)
+$(B)/lib/libpct.so.$(SOMAJOR): $(B)/lib/libpct.so.$(SOVERSION)
+	ln -sf libpct.so.$(SOVERSION) $@
+$(B)/lib/libpct.so: $(B)/lib/libpct.so.$(SOMAJOR)
+	ln -sf libpct.so.$(SOMAJOR) $@
 
 # libpct.a: sig.c without the wrappers of sigaction() and the signal mask,
 # which a static program could not forward to libc (lib/sig.c)
@@ -57,7 +86,7 @@ $(B)/lib/libpct.so: $(LIB_OBJ)
 LIB_A_OBJ := $(filter-out $(B)/obj/lib/sig.o $(B)/obj/lib/exec.o,$(LIB_OBJ)) $(B)/obj/lib/sig-static.o
 $(B)/obj/lib/sig-static.o: lib/sig.c lib/*.h include/*.h
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 $(WARN) $(LIB_CFLAGS) -Iinclude -DRT_NO_INTERPOSE -fPIC -fvisibility=hidden -fno-stack-protector -c -o $@ $<
+	$(CC) -std=gnu11 $(WARN) $(LIB_CFLAGS) $(CPPFLAGS) -Iinclude -DRT_NO_INTERPOSE -fPIC -fvisibility=hidden -fno-stack-protector -c -o $@ $<
 
 $(B)/lib/libpct.a: $(LIB_A_OBJ)
 	@mkdir -p $(@D)
@@ -69,11 +98,21 @@ $(GEN)/profile.pb-c.c $(GEN)/profile.pb-c.h: $(PROTO)
 
 $(B)/obj/gen/profile.pb-c.o: $(GEN)/profile.pb-c.c
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 $(CFLAGS) -I$(GEN) -c -o $@ $<
+	$(CC) -std=gnu11 $(HARDEN_CFLAGS) $(CFLAGS) $(CPPFLAGS) -I$(GEN) -c -o $@ $<
 
 $(B)/obj/src/%.o: src/%.c src/*/*.h include/*.h $(GEN)/profile.pb-c.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(SRC_INC) -I$(GEN) -c -o $@ $<
+
+# pct record finds the runtime beside its own executable
+# (BINDIR/../lib/libpct.so.1), else in LIBDIR: launch.o is rebuilt when
+# LIBDIR changes, make install LIBDIR=... included
+$(B)/obj/src/core/launch.o: ALL_CFLAGS += -DPCT_LIBDIR='"$(LIBDIR)"' -DPCT_RUNTIME='"libpct.so.$(SOMAJOR)"'
+$(B)/obj/src/core/launch.o: $(B)/libdir.txt
+$(B)/libdir.txt: FORCE
+	@mkdir -p $(@D)
+	@echo '$(LIBDIR)' | cmp -s - $@ || echo '$(LIBDIR)' > $@
+FORCE:
 
 $(HTML_OBJ): src/html/assets.S src/html/*.js src/html/*.css
 	@mkdir -p $(@D)
@@ -81,7 +120,7 @@ $(HTML_OBJ): src/html/assets.S src/html/*.js src/html/*.css
 
 $(B)/bin/pct: $(TOOL_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(TOOL_LIBS) $(TOP_LIBS)
+	$(CC) $(HARDEN_LDFLAGS) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(TOOL_LIBS) $(TOP_LIBS)
 
 $(B)/tests/test_%: tests/unit/test_%.c tests/unit/unit.h $(CORE_OBJ) $(B)/lib/libpct.a
 	@mkdir -p $(@D)
@@ -109,6 +148,11 @@ check: deps all unit progs
 # The tools and unit tests with AddressSanitizer and UBSan (the runtime
 # stays plain: it is preloaded into programs that have no ASan runtime).
 SAN := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+# tests too long for make check (minutes each): tests/long/NN-*.sh,
+# which use tests/e2e/lib.sh
+check-long: deps all unit progs
+	@for t in tests/long/[0-9]*.sh; do bash "$$t" || { echo "FAIL  $$t"; exit 1; }; echo "PASS  $$t"; done
+
 check-san:
 	@$(MAKE) --no-print-directory B=build-san CFLAGS="$(SAN)" LDFLAGS="-fsanitize=address,undefined" \
 		LIB_CFLAGS="-O2 -g" all unit progs >/dev/null
@@ -140,19 +184,46 @@ $(FB)/fuzz_profile: tests/fuzz/fuzz_profile.c $(FUZZ_SRC) src/*/*.h include/*.h 
 bench: deps all progs
 	@for b in bench/*.sh; do echo "== $$b"; $$b || exit 1; done
 
+# pkg-config's file, written with the install's own directories
+define PCT_PC
+prefix=$(PREFIX)
+libdir=$(LIBDIR)
+includedir=$(INCLUDEDIR)
+
+Name: libpct
+Description: pct's sampling runtime: profiles a program with pct_on() and $$PCT
+Version: $(SOVERSION)
+Libs: -L$${libdir} -lpct
+Cflags: -I$${includedir}
+endef
+export PCT_PC
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
-	install -m 755 $(B)/bin/pct $(DESTDIR)$(PREFIX)/bin/pct
-	install -m 755 $(B)/lib/libpct.so $(DESTDIR)$(PREFIX)/lib/libpct.so
-	install -m 644 $(B)/lib/libpct.a $(DESTDIR)$(PREFIX)/lib/libpct.a
-	install -m 644 include/pct.h include/pct_format.h $(DESTDIR)$(PREFIX)/include/
-	for m in $(MAN); do s=$${m##*.}; install -d $(DESTDIR)$(PREFIX)/share/man/man$$s; \
-		install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man$$s/; done
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(BASHCOMPDIR)
+	install -m 755 $(B)/bin/pct $(DESTDIR)$(BINDIR)/pct
+	install -m 755 $(B)/lib/libpct.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libpct.so.$(SOVERSION)
+	ln -sf libpct.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libpct.so.$(SOMAJOR)
+	ln -sf libpct.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libpct.so
+	install -m 644 $(B)/lib/libpct.a $(DESTDIR)$(LIBDIR)/libpct.a
+	install -m 644 include/pct.h include/pct_format.h $(DESTDIR)$(INCLUDEDIR)/
+	echo "$$PCT_PC" > $(DESTDIR)$(PKGCONFIGDIR)/libpct.pc && chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/libpct.pc
+	install -m 644 scripts/pct-completion.bash $(DESTDIR)$(BASHCOMPDIR)/pct
+	for m in $(MAN); do s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
+		install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+
+# every file install wrote, and nothing else (the directories stay)
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/pct $(DESTDIR)$(LIBDIR)/libpct.so.$(SOVERSION) \
+		$(DESTDIR)$(LIBDIR)/libpct.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libpct.so $(DESTDIR)$(LIBDIR)/libpct.a \
+		$(DESTDIR)$(INCLUDEDIR)/pct.h $(DESTDIR)$(INCLUDEDIR)/pct_format.h \
+		$(DESTDIR)$(PKGCONFIGDIR)/libpct.pc $(DESTDIR)$(BASHCOMPDIR)/pct
+	for m in $(MAN); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
 
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all unit deps demo check check-san fuzz bench install clean
+.PHONY: all unit deps demo check check-long check-san fuzz bench install uninstall clean FORCE
 
 # Test workloads: built with -g, frame pointers or not as the compiler likes.
 PROG_CFLAGS := -std=gnu11 -O2 -g -Iinclude
@@ -241,5 +312,12 @@ $(B)/tests/hosts/latewait: tests/hosts/latewait.c tests/progs/burn.h $(B)/lib/li
 hosts: $(HOSTS)
 progs: $(PROGS) $(HOSTS)
 .PHONY: progs hosts
+
+# Debian packages pct, libpct1 and libpct-dev from packaging/debian/, built
+# in a temporary copy of the tree, checked by lintian, installed with
+# dpkg -i, tested and purged (as root; installs missing build packages)
+check-package:
+	@scripts/check-package.sh
+.PHONY: check-package
 
 include mk/cross.mk

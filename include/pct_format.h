@@ -484,7 +484,8 @@ static inline int pct_layout(struct pct_layout *l, uint64_t modules_max, uint64_
 /*
  * A process tree's profiles in one file: what `pct record` leaves under
  * its FILE when the command's tree wrote more than one profile (pct(5),
- * "Tree files").  Each process writes its own profile while it runs (the
+ * "Tree files"), and what `pct merge` writes: the profiles of several runs,
+ * each member tagged with its run.  Each process writes its own profile while it runs (the
  * layout above, crash-safe); when the command ends, record folds them,
  * compacted (profile_compact_fd: only the used entries) and each
  * compressed with zlib (RFC 1950), into:
@@ -503,7 +504,8 @@ static inline int pct_layout(struct pct_layout *l, uint64_t modules_max, uint64_
  * before they use it.
  */
 #define PCT_TREE_MAGIC "PCTTREE"       /* 8 bytes with the trailing NUL */
-#define PCT_TREE_VERSION 1
+#define PCT_TREE_VERSION 2              /* 2 adds pct_tree_member.run; 1 (32-byte members) is read */
+#define PCT_TREE_MEMBER_V1_SIZE 32      /* a version 1 member: offset to encoding */
 #define PCT_TREE_ZLIB 1                /* pct_tree_member.encoding: zlib (RFC 1950) */
 #define PCT_TREE_MEMBERS_MAX (1u << 20) /* members a reader accepts */
 #define PCT_TREE_RAW_MAX (UINT64_C(1) << 40) /* bytes a member may inflate to */
@@ -528,7 +530,11 @@ struct pct_tree_member {
 	uint64_t raw_size;             /* 16 bytes of the profile once inflated */
 	uint32_t pid;                  /* 24 the profile's header.pid, for listings */
 	uint32_t encoding;             /* 28 PCT_TREE_ZLIB */
-};                                     /* 32 */
+	uint32_t run;                  /* 32 which run of the program the member belongs to,
+					  from 0: `pct merge` keeps runs apart; one process
+					  tree is one run (version 2; 0 in version 1) */
+	uint32_t reserved;             /* 36 zero */
+};                                     /* 40 */
 
 /* The infix of the names of temporary files: the runtime's DIR/.pct-tmp.PID
  * (where O_TMPFILE is missing) and the tools' OUT.pct-tmp.XXXXXX. */

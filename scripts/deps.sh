@@ -7,6 +7,8 @@ set -eu
 # callgrind_annotate (valgrind), protoc and headless chromium
 need="libdw-dev libdebuginfod-dev libelf-dev libcapstone-dev libiberty-dev libarchive-dev zlib1g-dev libprotobuf-c-dev protobuf-c-compiler golang-github-google-pprof-dev libc6-dev xz-utils gzip python3 binutils clang util-linux"
 need="$need google-perftools valgrind protobuf-compiler chromium"
+# pkg-config, to build against the installed libpct.pc (e2e 114)
+need="$need pkgconf"
 # the Go toolchain for the Go host test (e2e 54); perf, the reference of
 # the xz comparison (e2e 87)
 need="$need golang-go linux-perf"
@@ -14,6 +16,8 @@ need="$need golang-go linux-perf"
 need="$need libncurses-dev tmux"
 # Debian's debuginfod server, serving a test build by build-id (e2e 103)
 need="$need debuginfod"
+# the Debian package build and its check (e2e 119, make check-package)
+need="$need debhelper dpkg-dev lintian fakeroot"
 [ "${1:-}" = bench ] && need="$need libgoogle-perftools4 python3-dbg"
 missing=
 for p in $need; do

@@ -8,21 +8,30 @@
 
 #include "commands.h"
 #include "pset.h"
+#include "tree.h"
 #include "util.h"
 
 static const char usage[] =
-	"usage: pct merge -o OUT FILE...\n"
+	"usage: pct merge [--sum] -o OUT FILE...\n"
 	"\n"
-	"Sum the pct profiles FILE... into OUT: samples, dropped samples and CPU\n"
-	"time add up, and OUT records how many runs it holds.  Files that measure\n"
+	"Merge the pct profiles FILE... into OUT, one file that every command\n"
+	"reads as their sum (`pct report OUT` prints what `pct report FILE...`\n"
+	"prints).  The runs stay apart: OUT is a tree file (pct(5)) whose\n"
+	"profiles each carry the number of their run (a file's process tree is\n"
+	"one run; a merged file's runs are renumbered after those before it), so\n"
+	"that `pct diff -b OUT NEW...` still tests OUT's runs one by one, and\n"
+	"call stacks and sample times are kept.  With --sum, the samples, dropped\n"
+	"samples and CPU time are added up into one profile instead (smaller; it\n"
+	"records how many runs it holds, but serves as one run, without stacks\n"
+	"or times), as `gprof -s` sums gmon.out files.  Files that measure\n"
 	"different things (dimension or mechanism) are refused.  A module is the\n"
 	"same in two files only if its path and build-id agree; otherwise both\n"
 	"are kept, so no sample is ever charged to the wrong code.  OUT is\n"
 	"written whole under a temporary name and then renamed into place (a\n"
 	"device or FIFO is written in place; see pct-merge(1) for symlinks).\n"
-	"`pct report A B C` prints what `pct report` of their merge prints.\n"
 	"\n"
 	"  -o, --output=OUT  write the merged profile to OUT\n"
+	"  --sum             add the runs up into one profile\n"
 	"\n"
 	"See pct-merge(1).\n";
 
@@ -32,14 +41,17 @@ int cmd_merge(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "sum", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL;
-	int c;
+	int c, sum = 0;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		if (c == 'o')
 			out = optarg;
+		else if (c == 's')
+			sum = 1;
 		else
 			return usage_exit(usage, c == 'h');
 	}
@@ -50,17 +62,27 @@ int cmd_merge(int argc, char **argv)
 			die("merge: the output '%s' is also an input", out);
 	struct pset s;
 	char err[512];
+	/* read all first: refuses files that measure different things */
 	cmd_load(&s, argv + optind, (size_t)(argc - optind), "merge: ");
-	for (size_t i = 0; i < s.nprofiles; i++)
-		if (s.profiles[i].nstacks) {
-			note("merge: the call stacks of '%s' are not merged (only samples are); "
-				"report or export the -g files together instead", s.profiles[i].file);
-			break;
-		}
-	if (profile_write(out, &s, err, sizeof err) != 0)
-		die("merge: %s", err);
-	note("merged %llu runs, %llu samples, into '%s'", (unsigned long long)s.runs,
-		(unsigned long long)s.total, out);
+	if (sum) {
+		for (size_t i = 0; i < s.nprofiles; i++)
+			if (s.profiles[i].nstacks) {
+				note("merge: the call stacks of '%s' are not summed (only samples are); "
+				     "merge without --sum to keep them", s.profiles[i].file);
+				break;
+			}
+		if (profile_write(out, &s, err, sizeof err) != 0)
+			die("merge: %s", err);
+		note("merged %llu runs, %llu samples, into '%s'", (unsigned long long)s.runs,
+		     (unsigned long long)s.total, out);
+	} else {
+		uint32_t runs;
+		size_t members;
+		if (tree_merge(out, argv + optind, (size_t)(argc - optind), &runs, &members, err, sizeof err) != 0)
+			die("merge: %s", err);
+		note("merged %u run%s (%zu profile%s), %llu samples, into '%s'", runs, runs == 1 ? "" : "s", members,
+		     members == 1 ? "" : "s", (unsigned long long)s.total, out);
+	}
 	pset_free(&s);
 	return 0;
 }

@@ -433,7 +433,7 @@ static int finish(const char *file, const char *shown, const char *cmd, int with
 		struct tree_member *m = xcalloc(n, sizeof *m);
 		uint64_t samples = 0;
 		for (size_t i = 0; i < n; i++) {
-			m[i] = (struct tree_member){ v[i].raw, v[i].rawlen, v[i].p.hdr.pid };
+			m[i] = (struct tree_member){ .data = v[i].raw, .size = v[i].rawlen, .pid = v[i].p.hdr.pid };
 			samples += v[i].p.total + v[i].p.hdr.dropped;
 		}
 		char err[1024];

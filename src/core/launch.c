@@ -13,8 +13,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "launch.h"
 #include "util.h"
+
+/* the Makefile defines both; these are its defaults */
+#ifndef PCT_RUNTIME
+#define PCT_RUNTIME "libpct.so.1"
+#endif
+#ifndef PCT_LIBDIR
+#define PCT_LIBDIR "/usr/local/lib"
+#endif
 
 char *launch_runtime(const char *who)
 {
@@ -24,17 +33,23 @@ char *launch_runtime(const char *who)
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (n <= 0)
-		die("%s: cannot find my own executable to locate libpct.so; set $PCT_LIB", who);
+		die("%s: cannot find my own executable to locate %s; set $PCT_LIB", who, PCT_RUNTIME);
 	self[n] = '\0';
 	char *slash = strrchr(self, '/');
 	*slash = '\0';
 	slash = strrchr(self, '/');
 	if (slash)
 		*slash = '\0';
-	char *lib = xasprintf("%s/lib/libpct.so", self);
-	if (access(lib, R_OK) != 0)
-		die("%s: cannot find the runtime at '%s'; set $PCT_LIB", who, lib);
-	return lib;
+	char *lib = xasprintf("%s/lib/" PCT_RUNTIME, self);
+	if (access(lib, R_OK) == 0)
+		return lib;
+	char *inst = xasprintf("%s/" PCT_RUNTIME, PCT_LIBDIR);
+	if (access(inst, R_OK) == 0) {
+		free(lib);
+		return inst;
+	}
+	char *elib = esc_dup(lib), *einst = esc_dup(inst);
+	die("%s: cannot find the runtime at '%s' or '%s'; set $PCT_LIB", who, elib, einst);
 }
 
 uint64_t launch_session(const char *who)

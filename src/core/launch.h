@@ -17,9 +17,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* libpct.so beside this program: $PCT_LIB, else BINDIR/../lib/libpct.so
- * (malloc'd).  Dies (exit 1, the message prefixed with who, e.g.
- * "record") when it cannot be found. */
+/* The runtime to preload (malloc'd): $PCT_LIB, else libpct.so.1 beside
+ * this program (BINDIR/../lib/libpct.so.1: the build tree, or an install
+ * whose LIBDIR is PREFIX/lib), else in the LIBDIR the tool was built for
+ * (PCT_LIBDIR, from the Makefile).  Dies (exit 1, the message prefixed
+ * with who, e.g. "record") when none is readable. */
 char *launch_runtime(const char *who);
 
 /* A new session token for $PCT_SESSION: 64 random bits, never 0.  Dies

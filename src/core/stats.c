@@ -104,6 +104,32 @@ double stats_betai(double a, double b, double x)
 	return 1 - exp(lfront) * beta_fraction(b, a, 1 - x) / b;
 }
 
+double stats_t_p2(double t, double df)
+{
+	if (isinf(df))
+		return erfc(fabs(t) / M_SQRT2);
+	if (!(df > 0))
+		return 1;
+	return stats_betai(df / 2, 0.5, df / (df + t * t));
+}
+
+double stats_t_quantile2(double p2, double df)
+{
+	if (!(p2 > 0 && p2 < 1))
+		return p2 <= 0 ? INFINITY : 0;
+	double lo = 0, hi = 1;
+	while (stats_t_p2(hi, df) > p2 && hi < 1e12)   /* p falls as t grows */
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-9 * hi; i++) {
+		double mid = (lo + hi) / 2;
+		if (stats_t_p2(mid, df) > p2)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
 double stats_binom_cdf(uint64_t k, uint64_t n, double p)
 {
 	if (k >= n)

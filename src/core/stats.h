@@ -46,6 +46,13 @@ void stats_newcombe(uint64_t k1, uint64_t n1, uint64_t k2, uint64_t n2, double z
 
 /* The regularized incomplete beta function I_x(a, b), a, b > 0. */
 double stats_betai(double a, double b, double x);
+/* Two-sided p-value of Student's t statistic t with df (> 0) degrees of
+ * freedom: P(|T| >= |t|) = I_{df/(df+t^2)}(df/2, 1/2). */
+double stats_t_p2(double t, double df);
+/* The quantile of Student's t: the t > 0 with P(|T| >= t) = p2 (0 < p2 <
+ * 1), df degrees of freedom; df = INFINITY gives the normal quantile
+ * (p2 = 0.05: 1.96).  By bisection to 1e-9 relative. */
+double stats_t_quantile2(double p2, double df);
 /* P(X <= k) for X ~ Binomial(n, p). */
 double stats_binom_cdf(uint64_t k, uint64_t n, double p);
 /* Two-sided exact binomial test of k successes in n trials against p:

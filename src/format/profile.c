@@ -796,13 +796,21 @@ static void *read_region(int fd, uint64_t off, uint64_t len, const char *what, c
 
 /* Standard input copied into an anonymous file, which profile_read_fd can
  * read at any offset (a pipe cannot be); -1 with *why set on failure.
- * Standard input is read once: a second "-" is refused. */
+ * Standard input is read once: later opens of "-" (a command that reads
+ * its operands twice, as pct merge does) get a new descriptor of that
+ * copy. */
 static int stdin_copy(struct stat *st, const char **why)
 {
-	static int taken;
-	if (taken++) {
-		*why = "standard input was already read (name '-' once)";
-		return -1;
+	static int copy = -1;
+	if (copy >= 0) {
+		int fd = fcntl(copy, F_DUPFD_CLOEXEC, 0);
+		if (fd < 0 || fstat(fd, st) != 0) {
+			*why = strerror(errno);
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		return fd;
 	}
 	int fd = memfd_create("pct-stdin", MFD_CLOEXEC);
 	if (fd < 0) {
@@ -838,6 +846,7 @@ static int stdin_copy(struct stat *st, const char **why)
 		close(fd);
 		return -1;
 	}
+	copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);   /* kept for later opens; -1: read once only */
 	return fd;
 }
 

@@ -75,6 +75,7 @@ struct profile_bucket {
 
 struct profile {
 	char *file;                    /* the name it was read from */
+	uint32_t run;                  /* a tree member's run (pct_tree_member.run); 0 else */
 	struct pct_header hdr;         /* a copy, validated */
 	struct profile_module *modules;
 	size_t nmodules;

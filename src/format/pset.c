@@ -173,6 +173,13 @@ static int slice_file(struct profile *v, size_t n, uint64_t *coarse, char *err, 
 	return 0;
 }
 
+static long only_run = -1;
+
+void pset_select_run(long run)
+{
+	only_run = run;
+}
+
 int pset_load(struct pset *s, char *const *files, size_t nfiles, char *err, size_t errlen)
 {
 	uint64_t coarse = 0;
@@ -188,9 +195,12 @@ int pset_load(struct pset *s, char *const *files, size_t nfiles, char *err, size
 			free(v);
 			return -1;
 		}
-		/* a tree file (tree.h) adds each of its processes' profiles */
+		/* a tree file (tree.h) adds each of its processes' profiles,
+		 * or those of one run (pset_select_run) */
 		for (size_t i = 0; i < n; i++)
-			if (pset_add(s, &v[i], err, errlen) != 0) {
+			if (only_run >= 0 && v[i].run != (uint32_t)only_run)
+				profile_free(&v[i]);
+			else if (pset_add(s, &v[i], err, errlen) != 0) {
 				while (++i < n)
 					profile_free(&v[i]);
 				free(v);

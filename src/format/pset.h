@@ -75,6 +75,11 @@ int pset_load(struct pset *s, char *const *files, size_t nfiles, char *err, size
 int pset_add(struct pset *s, struct profile *p, char *err, size_t errlen);
 void pset_free(struct pset *s);
 
+/* Make pset_load keep only the profiles of run number run of each file
+ * (struct profile's run: a file `pct merge` wrote holds several), or all
+ * of them (run -1, the default). */
+void pset_select_run(long run);
+
 /* The set's time origin: the earliest start of sampling among its
  * profiles (hdr.clock_start_ns, CLOCK_MONOTONIC ns), in *origin_ns.
  * Returns 0, or -1 with "FILE: no sample times (why)" in err

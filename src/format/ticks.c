@@ -212,7 +212,7 @@ const char *profile_untimed_why(const struct profile *p)
 	if (p->timed)
 		return NULL;
 	return p->hdr.version < 3 ? "format version 2; record it again"
-	       : p->hdr.runs > 1  ? "pct merge keeps none; give the runs' own files"
+	       : p->hdr.runs > 1  ? "pct merge --sum keeps none; merge without --sum, or give the runs' own files"
 				  : "recorded with PCT_TIME_AREA=0; record it again";
 }
 

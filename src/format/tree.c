@@ -46,7 +46,8 @@ int tree_write(const char *path, const struct tree_member *members, size_t n, ui
 			goto out;
 		}
 		index[i] = (struct pct_tree_member){ .offset = at, .size = len, .raw_size = members[i].size,
-						     .pid = members[i].pid, .encoding = PCT_TREE_ZLIB };
+						     .pid = members[i].pid, .encoding = PCT_TREE_ZLIB,
+						     .run = members[i].run };
 		at += len;
 	}
 	memset(&h, 0, sizeof h);
@@ -151,9 +152,12 @@ static void *inflate_member(const unsigned char *src, uint64_t len, uint64_t raw
 	return NULL;
 }
 
-int tree_parse(const char *file, const void *data, size_t size, struct profile **out, size_t *n, char *err,
-	       size_t errlen)
+/* tree_parse, and with rawsp, each member's inflated bytes in *rawsp
+ * (malloc'd, as many as profiles) */
+static int parse_tree(const char *file, const void *data, size_t size, struct profile **out, size_t *n,
+		      struct tree_member **rawsp, char *err, size_t errlen)
 {
+	struct tree_member *raws = NULL;
 	const unsigned char *buf = data;
 	struct pct_tree_header h;
 	*out = NULL;
@@ -165,28 +169,34 @@ int tree_parse(const char *file, const void *data, size_t size, struct profile *
 		return fail(err, errlen, file, "not a pct tree (bad magic)");
 	if (h.byte_order != PCT_BYTE_ORDER)
 		return fail(err, errlen, file, "bad byte-order mark 0x%08x", h.byte_order);
-	if (h.version != PCT_TREE_VERSION)
-		return fail(err, errlen, file, "tree format version %u; this pct reads version %u", h.version,
+	if (h.version != PCT_TREE_VERSION && h.version != 1)
+		return fail(err, errlen, file, "tree format version %u; this pct reads versions 1 to %u", h.version,
 			    PCT_TREE_VERSION);
+	size_t msize = h.version == 1 ? PCT_TREE_MEMBER_V1_SIZE : sizeof(struct pct_tree_member);
 	if (h.header_size != sizeof h)
 		return fail(err, errlen, file, "bad tree header_size %u, expected %zu", h.header_size, sizeof h);
 	if (h.file_size != size)
 		return fail(err, errlen, file, "file is %zu bytes but its tree header says %llu (truncated or padded)",
 			    size, (unsigned long long)h.file_size);
-	if (h.member_size != sizeof(struct pct_tree_member))
-		return fail(err, errlen, file, "tree member_size %u, expected %zu", h.member_size,
-			    sizeof(struct pct_tree_member));
+	if (h.member_size != msize)
+		return fail(err, errlen, file, "tree member_size %u, expected %zu", h.member_size, msize);
 	if (h.members == 0 || h.members > PCT_TREE_MEMBERS_MAX)
 		return fail(err, errlen, file, "a tree of %u profiles (1 to %u)", h.members, PCT_TREE_MEMBERS_MAX);
 	if (h.index_offset % 8 != 0 ||
-	    !in_file(h.index_offset, (uint64_t)h.members * sizeof(struct pct_tree_member), size))
+	    !in_file(h.index_offset, (uint64_t)h.members * msize, size))
 		return fail(err, errlen, file, "tree index (%u members at offset %llu) is unaligned or outside the file",
 			    h.members, (unsigned long long)h.index_offset);
 	struct profile *v = xcalloc(h.members, sizeof *v);
 	size_t got = 0;
+	if (rawsp)
+		raws = xcalloc(h.members, sizeof *raws);
 	for (uint32_t i = 0; i < h.members; i++) {
-		struct pct_tree_member m;
-		memcpy(&m, buf + h.index_offset + (uint64_t)i * sizeof m, sizeof m);
+		struct pct_tree_member m = { 0 };
+		memcpy(&m, buf + h.index_offset + (uint64_t)i * msize, msize);
+		if (m.run >= h.members) {
+			fail(err, errlen, file, "tree member %u: run %u of a tree of %u members", i, m.run, h.members);
+			goto bad;
+		}
 		const char *why = NULL;
 		void *raw = NULL;
 		if (m.encoding != PCT_TREE_ZLIB)
@@ -206,25 +216,47 @@ int tree_parse(const char *file, const void *data, size_t size, struct profile *
 		char *name = h.members == 1 ? xstrdup(file) : xasprintf("%s:%u", file, m.pid);
 		int rc = profile_parse(name, raw, (size_t)m.raw_size, &v[got], err, errlen);
 		free(name);
+		if (rc == 0 && raws) {
+			raws[got] = (struct tree_member){ .data = raw, .size = (size_t)m.raw_size, .pid = m.pid,
+							  .run = m.run };
+			raw = NULL;
+		}
 		free(raw);
 		if (rc != 0)
 			goto bad;
+		v[got].run = m.run;
 		got++;
 		/* the stacks point into the inflated copy: keep none (parse
 		 * copies them into its own mapping) */
 	}
 	*out = v;
 	*n = got;
+	if (rawsp)
+		*rawsp = raws;
 	return 0;
 bad:
 	for (size_t i = 0; i < got; i++)
 		profile_free(&v[i]);
 	free(v);
+	tree_members_free(raws, got);
 	return -1;
 }
 
-int tree_read_fd(int fd, uint64_t size, const char *file, struct profile **out, size_t *n, char *err,
-		 size_t errlen)
+int tree_parse(const char *file, const void *data, size_t size, struct profile **out, size_t *n, char *err,
+	       size_t errlen)
+{
+	return parse_tree(file, data, size, out, n, NULL, err, errlen);
+}
+
+void tree_members_free(struct tree_member *m, size_t n)
+{
+	for (size_t i = 0; m && i < n; i++)
+		free((void *)m[i].data);
+	free(m);
+}
+
+static int read_tree_fd(int fd, uint64_t size, const char *file, struct profile **out, size_t *n,
+			struct tree_member **raws, char *err, size_t errlen)
 {
 	if (size > SIZE_MAX / 2)
 		return fail(err, errlen, file, "too large for this machine's memory (%llu bytes)",
@@ -241,12 +273,20 @@ int tree_read_fd(int fd, uint64_t size, const char *file, struct profile **out, 
 		}
 		done += (size_t)r;
 	}
-	int rc = tree_parse(file, buf, (size_t)size, out, n, err, errlen);
+	int rc = parse_tree(file, buf, (size_t)size, out, n, raws, err, errlen);
 	free(buf);
 	return rc;
 }
 
-int profiles_read(const char *file, struct profile **out, size_t *n, char *err, size_t errlen)
+int tree_read_fd(int fd, uint64_t size, const char *file, struct profile **out, size_t *n, char *err,
+		 size_t errlen)
+{
+	return read_tree_fd(fd, size, file, out, n, NULL, err, errlen);
+}
+
+/* profiles_read, and with raws, each profile's bytes (tree_members_read) */
+static int read_profiles(const char *file, struct profile **out, size_t *n, struct tree_member **raws, char *err,
+			 size_t errlen)
 {
 	const char *shown;
 	uint64_t size;
@@ -259,7 +299,7 @@ int profiles_read(const char *file, struct profile **out, size_t *n, char *err, 
 	int rc;
 	if (size >= sizeof magic && pread(fd, magic, sizeof magic, 0) == (ssize_t)sizeof magic &&
 	    tree_magic(magic, sizeof magic)) {
-		rc = tree_read_fd(fd, size, shown, out, n, err, errlen);
+		rc = read_tree_fd(fd, size, shown, out, n, raws, err, errlen);
 	} else {
 		*out = xcalloc(1, sizeof **out);
 		rc = profile_read_fd(fd, size, shown, *out, err, errlen);
@@ -267,7 +307,124 @@ int profiles_read(const char *file, struct profile **out, size_t *n, char *err, 
 			*n = 1;
 		else
 			free(*out), *out = NULL;
+		void *data = NULL;
+		size_t len = 0;
+		if (rc == 0 && raws) {
+			rc = profile_compact_fd(fd, size, shown, &data, &len, err, errlen);
+			if (rc == 0) {
+				*raws = xcalloc(1, sizeof **raws);
+				**raws = (struct tree_member){ .data = data, .size = len, .pid = (*out)->hdr.pid };
+			} else {
+				profile_free(*out);
+				free(*out), *out = NULL;
+				*n = 0;
+			}
+		}
 	}
+	close(fd);
+	return rc;
+}
+
+int profiles_read(const char *file, struct profile **out, size_t *n, char *err, size_t errlen)
+{
+	return read_profiles(file, out, n, NULL, err, errlen);
+}
+
+int tree_members_read(const char *file, struct profile **out, struct tree_member **raws, size_t *n, char *err,
+		      size_t errlen)
+{
+	return read_profiles(file, out, n, raws, err, errlen);
+}
+
+uint32_t profiles_runs(const struct profile *v, size_t n)
+{
+	uint32_t runs = 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].run + 1 > runs)
+			runs = v[i].run + 1;
+	return runs;
+}
+
+int tree_merge(const char *path, char *const *files, size_t nfiles, uint32_t *runs, size_t *members, char *err,
+	       size_t errlen)
+{
+	struct tree_member *all = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t base = 0;
+	int rc = -1;
+	for (size_t f = 0; f < nfiles; f++) {
+		struct profile *v;
+		struct tree_member *raws;
+		size_t k;
+		if (tree_members_read(files[f], &v, &raws, &k, err, errlen) != 0)
+			goto out;
+		uint32_t r = profiles_runs(v, k);
+		for (size_t i = 0; i < k; i++)
+			profile_free(&v[i]);
+		free(v);
+		if (base + r > PCT_TREE_MEMBERS_MAX) {
+			tree_members_free(raws, k);
+			snprintf(err, errlen, "more than %u runs", PCT_TREE_MEMBERS_MAX);
+			goto out;
+		}
+		for (size_t i = 0; i < k; i++) {
+			grow(&all, &cap, n + 1, sizeof *all);
+			all[n] = raws[i];
+			all[n++].run += (uint32_t)base;
+		}
+		free(raws);   /* the data moved to all */
+		base += r;
+	}
+	if (n > PCT_TREE_MEMBERS_MAX) {
+		snprintf(err, errlen, "more than %u profiles", PCT_TREE_MEMBERS_MAX);
+		goto out;
+	}
+	rc = tree_write(path, all, n, 0, 0, err, errlen);
+	*runs = (uint32_t)base;
+	*members = n;
+out:
+	tree_members_free(all, n);
+	return rc;
+}
+
+int tree_file_runs(const char *file, uint32_t *runs, char *err, size_t errlen)
+{
+	const char *shown;
+	uint64_t size;
+	struct pct_tree_header h;
+	*runs = 1;
+	int fd = profile_open(file, &shown, &size, err, errlen);
+	if (fd < 0)
+		return -1;
+	int rc = 0;
+	if (size < sizeof h || pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h || !tree_magic(h.magic, sizeof h.magic) ||
+	    h.version < 2) {
+		close(fd);
+		return 0;   /* a profile, or a version 1 tree: one run; read fully later */
+	}
+	if (h.version != PCT_TREE_VERSION || h.member_size != sizeof(struct pct_tree_member) || h.members == 0 ||
+	    h.members > PCT_TREE_MEMBERS_MAX || h.index_offset % 8 != 0 ||
+	    !in_file(h.index_offset, (uint64_t)h.members * sizeof(struct pct_tree_member), size)) {
+		close(fd);
+		return fail(err, errlen, shown, "bad tree header (version %u, %u members of %u bytes at offset %llu)",
+			    h.version, h.members, h.member_size, (unsigned long long)h.index_offset);
+	}
+	struct pct_tree_member *m = xcalloc(h.members, sizeof *m);
+	size_t len = (size_t)h.members * sizeof *m;
+	if (pread(fd, m, len, (off_t)h.index_offset) != (ssize_t)len) {
+		rc = fail(err, errlen, shown, "cannot read the tree index");
+	} else {
+		uint32_t most = 0;
+		for (uint32_t i = 0; i < h.members && rc == 0; i++) {
+			if (m[i].run >= h.members)
+				rc = fail(err, errlen, shown, "tree member %u: run %u of a tree of %u members", i, m[i].run,
+					  h.members);
+			else if (m[i].run + 1 > most)
+				most = m[i].run + 1;
+		}
+		*runs = most;
+	}
+	free(m);
 	close(fd);
 	return rc;
 }

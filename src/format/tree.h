@@ -12,12 +12,17 @@
 #include "profile.h"
 
 /* One profile to fold: a complete pct file in memory (profile_compact_fd),
- * and its process id. */
+ * its process id, and the run it belongs to (0 for one process tree;
+ * `pct merge` numbers the runs of its inputs). */
 struct tree_member {
 	const void *data;
 	size_t size;
 	uint32_t pid;
+	uint32_t run;
 };
+
+/* Free n members whose data is malloc'd (tree_members_read's), and m. */
+void tree_members_free(struct tree_member *m, size_t n);
 
 /*
  * Write members (n >= 1, in the tree's order) as one tree file at path:
@@ -57,5 +62,31 @@ int tree_parse(const char *file, const void *data, size_t size, struct profile *
  * -1 with err set.
  */
 int profiles_read(const char *file, struct profile **out, size_t *n, char *err, size_t errlen);
+
+/* profiles_read, and in *raws each profile's bytes to fold again
+ * (malloc'd; tree_members_free): a tree's inflated members with their pid
+ * and run, or a profile file compacted (profile_compact_fd), run 0. */
+int tree_members_read(const char *file, struct profile **out, struct tree_member **raws, size_t *n, char *err,
+		      size_t errlen);
+
+/*
+ * `pct merge`: write the profiles of files (nfiles >= 1) as one tree file
+ * at path (tree_write), the runs kept apart: each file's runs are
+ * renumbered after the runs of the files before it.  *runs and *members
+ * say how many runs and profiles it holds.  The files are not checked
+ * against each other (pset_load does that).  Returns 0, or -1 with err
+ * set.
+ */
+int tree_merge(const char *path, char *const *files, size_t nfiles, uint32_t *runs, size_t *members, char *err,
+	       size_t errlen);
+
+/* How many runs the file holds, from a tree's index alone (its members
+ * are read and checked later): 1 for a profile file, a version 1 tree or
+ * one process tree.  Returns 0, or -1 with "'FILE': what is wrong" in err. */
+int tree_file_runs(const char *file, uint32_t *runs, char *err, size_t errlen);
+
+/* How many runs the n profiles of one file hold: their largest run + 1
+ * (struct profile's run; 1 for a profile file or one process tree). */
+uint32_t profiles_runs(const struct profile *v, size_t n);
 
 #endif

@@ -23,6 +23,39 @@
  * 0.05 (tests/unit/test_diff.c, before the switch), Holm in under 5%, at
  * the same power for the real change.
  *
+ * Several runs per side (diff_setup's runs, at least DIFF_MIN_RUNS on
+ * each): one run is not a sample of the program.  Hash seeds, memory
+ * layout, other tenants and frequency scaling move each row's true time
+ * from run to run, so counts of separate runs vary more than Poisson (in
+ * ten runs of one unchanged python3 workload the two-profile test flagged
+ * a row in 22 of the 45 pairs: bench/diff-runs.sh).  The test then uses the between-run variance: a
+ * quasi-Poisson model (McCullagh and Nelder, Generalized Linear Models,
+ * 2nd ed., 1989, sections 4.5 and 6.2), per row.  Run j of side g has
+ * count c_j with mean theta_g x E_j, E_j being the run's exposure (its
+ * samples in share mode; 1/period, samples per second, in time mode, so
+ * that theta is the row's share or its seconds per run), and variance
+ * phi x mean.  theta_g = sum c / sum E over the side's runs.  A row's own
+ * phi, Pearson's X^2 / (K - 2) over all K runs, rests on few degrees of
+ * freedom, so it is moderated as limma and edgeR do (G. K. Smyth, Stat.
+ * Appl. Genet. Mol. Biol. 3(1), 2004): with negative-binomial variance,
+ * phi = 1 + mean x cv^2, cv being the run-to-run coefficient of variation
+ * of the row's time.  The row's own cv^2, (phi - 1) / mean, is averaged
+ * with the median over the rows of at least 10 samples a run, weighted
+ * K - 2 and DIFF_PRIOR_DF x (K - 2); phi is then at least 1 (never less
+ * than Poisson).  The statistic t = (theta_new - theta_base) /
+ * sqrt(phi theta_0 (1/E_base + 1/E_new)), theta_0 pooled over both
+ * sides, is taken as Student's t with (1 + DIFF_PRIOR_DF) x (K - 2)
+ * degrees of freedom under no change.  Its interval uses each side's own
+ * theta.  Calibrated on simulated negative-binomial runs
+ * (tests/unit/test_diff.c): A/A flagged in at most 2.8% of experiments
+ * at cv 0.02 to 0.10, where pooling the runs flagged 6.5% to 81%.
+ *
+ * The minimum detectable effect of a row (mde, points) is the change that
+ * the test would find with 80% power at its row's Bonferroni level
+ * alpha/m (Holm's first step, m rows tested): (t_{1-alpha/2m} + t_0.8) x
+ * the standard error of delta under no change.  A row whose mde is above
+ * the smallest change that matters cannot be resolved by these runs.
+ *
  * A row without a name (a key "[unknown]", or the module "[anon]") lumps
  * together whatever code the symbols could not name, which differs between
  * two builds or machines: it is "unresolved", gets a p-value but no q and
@@ -62,6 +95,9 @@ struct diff_row {
 	int significant;               /* q < alpha; never for an unresolved row */
 	int unresolved;                /* set by the caller: diff_key_unresolved() */
 	enum diff_verdict verdict;     /* diff_compute: what the row's change is (below) */
+	double mde;                    /* minimum detectable effect, percentage points */
+	const uint64_t *runs;          /* with runs: the count of each run, base runs first
+					  (diff_setup's base_runs + new_runs); not owned */
 };
 
 #define DIFF_UNRESOLVED_WARN 5.0       /* percent of a side's samples */
@@ -73,12 +109,28 @@ struct diff_setup {
 	double alpha;                  /* significance level for q */
 	double min_effect;             /* percentage points: the smallest change that matters,
 					  for the verdict; 0 means DIFF_MIN_EFFECT */
+	/* several runs per side (-b BASE1 -b BASE2 ... NEW1 NEW2 ...): with
+	 * DIFF_MIN_RUNS or more on each side, the between-run test; else
+	 * the sides are pooled and only within-run noise is tested */
+	size_t base_runs, new_runs;    /* 0: the pooled sides only */
+	const uint64_t *run_total;     /* samples of each run, base runs first */
+	const double *run_period;      /* seconds per sample of each run */
 };
+
+#define DIFF_MIN_RUNS 3                /* runs per side for the between-run test */
+#define DIFF_PRIOR_DF 1                /* the common cv^2's weight, in units of K - 2 */
+
+/* 1 if s asks for the between-run test (DIFF_MIN_RUNS runs a side). */
+int diff_between_runs(const struct diff_setup *s);
+/* The between-run test's degrees of freedom: (1 + DIFF_PRIOR_DF) x
+ * (runs - 2). */
+double diff_runs_df(const struct diff_setup *s);
 
 #define DIFF_MIN_EFFECT 0.5            /* percentage points of the base's total */
 
 /*
- * Fill every field but key, base and new.  In time mode delta is the
+ * Fill every field but key, base, new and runs.  With the between-run
+ * test (diff_between_runs), base and new are the sums of the runs.  In time mode delta is the
  * change in the row's time as percentage points of the base profile's
  * total time, with a normal (Wald) interval from the Poisson variances;
  * in share mode it is new_pct - base_pct with Newcombe's interval.

@@ -224,10 +224,13 @@ printf '\002' | dd of=v2.pct bs=1 seek=8 conv=notrunc status=none
 "$PCTBIN" timeline v2.pct >/dev/null 2>err; rc=$?
 [ $rc -eq 1 ] && grep -q "v2.pct: no sample times (format version 2; record it again)" err ||
 	fail "a version 2 file: exit $rc, $(cat err)"
-# nor has a merged file, nor one recorded with PCT_TIME_AREA=0
-"$PCTBIN" merge -o m.pct h.pct h2.pct 2>/dev/null || fail "merge"
+# nor has a file merged with --sum, nor one recorded with PCT_TIME_AREA=0;
+# a merge that keeps the runs apart keeps their times
+"$PCTBIN" merge --sum -o m.pct h.pct h2.pct 2>/dev/null || fail "merge --sum"
 "$PCTBIN" timeline m.pct >/dev/null 2>err; rc=$?
-[ $rc -eq 1 ] && grep -q "m.pct: no sample times (pct merge keeps none" err || fail "a merged file: exit $rc, $(cat err)"
+[ $rc -eq 1 ] && grep -q "m.pct: no sample times (pct merge --sum keeps none" err || fail "a merged file: exit $rc, $(cat err)"
+"$PCTBIN" merge -o mk.pct h.pct h2.pct 2>/dev/null || fail "merge"
+"$PCTBIN" timeline mk.pct >/dev/null 2>err || fail "timeline of a merged file: $(cat err)"
 PCT_TIME_AREA=0 "$PCTBIN" record -o z.pct "$PROGS/handoff" 0.2 >/dev/null 2>&1 || fail "record with PCT_TIME_AREA=0"
 "$PCTBIN" timeline z.pct >/dev/null 2>err; rc=$?
 [ $rc -eq 1 ] && grep -q "z.pct: no sample times (recorded with PCT_TIME_AREA=0" err ||

@@ -1,6 +1,8 @@
 # pct merge sums runs like gprof -s: report A B C equals report of the
-# merge; merging merges keeps counting runs; files of another dimension
-# are refused; a module with one path but two build-ids stays two modules.
+# merge, with the runs kept apart (a tree file whose members carry their
+# run) or added up (--sum); merging merges keeps counting runs, and
+# renumbers them; files of another dimension are refused; a module with
+# one path but two build-ids stays two modules.
 . "$(dirname "$0")/lib.sh"
 P=$PCTBIN
 for i in 1 2 3; do "$P" record -o r$i.pct "$PROGS/selftime" 0.5 >/dev/null 2>&1 || fail "record $i"; done
@@ -16,6 +18,21 @@ $P report m.pct | head -1 | grep -q '^# 3 files summed$' || fail "merged file do
 $P merge -o mm.pct m.pct r1.pct 2>/dev/null || fail "merge of a merge"
 $P report mm.pct | head -1 | grep -q '^# 4 files summed$' || fail "runs do not add up"
 diff <($P report --format=tsv m.pct r1.pct) <($P report --format=tsv mm.pct) || fail "merge of merge differs"
+# the runs in the tree's index (pct(5): members at offset 20, index at
+# 64, 40 bytes a member, run at 32): m.pct 0 1 2, mm.pct 0 1 2 3
+runs_of() { local n; n=$(od -An -tu4 -j20 -N4 "$1" | tr -d ' ')
+	for i in $(seq 0 $((n - 1))); do od -An -tu4 -j$((64 + 40 * i + 32)) -N4 "$1"; done | tr -d ' ' | tr '\n' ' '; }
+[ "$(runs_of m.pct)" = "0 1 2 " ] || fail "m.pct's runs: $(runs_of m.pct)"
+[ "$(runs_of mm.pct)" = "0 1 2 3 " ] || fail "mm.pct's runs: $(runs_of mm.pct)"
+# standard input as an operand (merge reads its operands twice)
+$P merge -o in.pct - r2.pct r3.pct <r1.pct 2>err || fail "merge of standard input: $(cat err)"
+diff <($P report --format=tsv m.pct) <($P report --format=tsv in.pct) || fail "merge of standard input differs"
+# --sum: one profile, the same reports, and its runs counted
+$P merge --sum -o s.pct r1.pct r2.pct r3.pct 2>err || fail "merge --sum: $(cat err)"
+grep -q "^pct: merged 3 runs" err || fail "merge --sum's summary: $(cat err)"
+[ "$(head -c 7 s.pct)" = PCTPROF ] || fail "merge --sum did not write one profile: $(head -c 8 s.pct | od -c | head -1)"
+diff <($P report --format=tsv r1.pct r2.pct r3.pct) <($P report --format=tsv s.pct) || fail "report of merge --sum differs"
+$P report s.pct | head -1 | grep -q '^# 3 files summed$' || fail "merge --sum does not say 3 runs"
 
 # another dimension: refused with the reason, and no output written
 cp r1.pct cycles.pct

@@ -35,9 +35,9 @@ order=$(awk -F'\t' 'NR > 1 { split($NF, w, " "); printf "%s ", w[1] }' proc.tsv)
 echo "--by=process, in order: $order"
 [ "$order" = "sh gcc cc1 as " ] || fail "--by=process lists '$order', not 'sh gcc cc1 as ': $(cat proc.tsv)"
 # the members' pids in the file's index (pct(5): the header's members at
-# offset 20, index at 64, 32 bytes a member, pid at 24) are those rows'
+# offset 20, index at 64, 40 bytes a member, pid at 24) are those rows'
 members=$(od -An -tu4 -j20 -N4 run.pct | tr -d ' ')
-pids=$(for i in $(seq 0 $((members - 1))); do od -An -tu4 -j$((64 + 32 * i + 24)) -N4 run.pct; done | tr -d ' ' | tr '\n' ' ')
+pids=$(for i in $(seq 0 $((members - 1))); do od -An -tu4 -j$((64 + 40 * i + 24)) -N4 run.pct; done | tr -d ' ' | tr '\n' ' ')
 echo "members: $members, pids in the tree's order: $pids"
 [ "$pids" = "$(awk -F'\t' 'NR > 1 { printf "%s ", $(NF - 1) }' proc.tsv)" ] ||
 	fail "the index's pids $pids are not the rows' $(cat proc.tsv)"

@@ -5,6 +5,13 @@
  *    at q < 0.05) in at most 5% of trials, comparing time or shares;
  *  - a real 25% speed-up of one function (a fifth of the time) is flagged
  *    in at least 95% of trials, and the unchanged functions in at most 5%;
+ *  - 5 + 5 runs whose counts vary more than Poisson (negative binomial:
+ *    each function's time varies from run to run with a coefficient of
+ *    variation of 0.5 to 1.5 times cv): the between-run test flags an A/A
+ *    experiment in at most 5% at every cv from 0.02 to 0.10, and a 20%
+ *    slow-down of f0 in at least 90% at cv 0.02 and 0.04 (its power falls
+ *    as cv grows: printed); the pooled within-run test flags over 20% of
+ *    A/A experiments from cv 0.06 (18% at 0.04);
  *  - rows without a name ([unknown], module [anon]) are never flagged nor
  *    counted in Holm's adjustment, and a side is warned about above 5% of
  *    its samples in them.
@@ -175,6 +182,81 @@ static void verdicts(void)
 	CHECK(strcmp(diff_verdict_name((enum diff_verdict)99), "unresolved") == 0);
 }
 
+/* A gamma draw of shape a (>= 1) and scale 1 (Marsaglia and Tsang, ACM
+ * TOMS 26, 2000). */
+static double gamma1(double a)
+{
+	double d = a - 1.0 / 3, c = 1 / sqrt(9 * d);
+	for (;;) {
+		double u1 = uniform(), u2 = uniform();
+		double z = sqrt(-2 * log(u1 > 0 ? u1 : 1e-300)) * cos(2 * M_PI * u2);
+		double v = 1 + c * z;
+		if (v <= 0)
+			continue;
+		v = v * v * v;
+		double u = uniform();
+		if (log(u > 0 ? u : 1e-300) < 0.5 * z * z + d - d * v + d * log(v))
+			return d * v;
+	}
+}
+
+#define RUNS 5                         /* runs a side */
+
+/*
+ * One experiment of RUNS + RUNS runs: in each run, each function's time is
+ * its seconds times a gamma factor of mean 1 and coefficient of variation
+ * cv (a run's own speed for that code), and its count is Poisson of that
+ * over the period: negative binomial counts.  pooled: the runs of a side
+ * summed, the within-run test.  Returns how many rows flagged, *first
+ * whether f0 was among them.
+ */
+static int runs_trial(const double *base_s, const double *new_s, double cv, int pooled, int *first)
+{
+	static uint64_t counts[K][2 * RUNS];
+	uint64_t total[2 * RUNS], b[K] = { 0 }, n[K] = { 0 };
+	double period[2 * RUNS];
+	char name[K][16], *keys[K][1];
+	struct diff_row rows[K];
+	double shape[K];
+	for (int i = 0; i < K; i++) {   /* each function its own cv: 0.5 to 1.5 times cv */
+		double c = cv * (0.5 + uniform());
+		shape[i] = 1 / (c * c);
+	}
+	for (int j = 0; j < 2 * RUNS; j++) {
+		const double *sec = j < RUNS ? base_s : new_s;
+		period[j] = 0.004;
+		total[j] = 0;
+		for (int i = 0; i < K; i++) {
+			counts[i][j] = poisson(sec[i] * gamma1(shape[i]) / shape[i] / period[j]);
+			total[j] += counts[i][j];
+			*(j < RUNS ? &b[i] : &n[i]) += counts[i][j];
+		}
+	}
+	struct diff_setup s = { .base_period = 0.004, .new_period = 0.004, .alpha = 0.05, .base_runs = RUNS,
+				.new_runs = pooled ? 0 : RUNS, .run_total = total, .run_period = period };
+	for (int j = 0; j < 2 * RUNS; j++)
+		*(j < RUNS ? &s.base_total : &s.new_total) += total[j];
+	size_t m = 0;
+	for (int i = 0; i < K; i++) {
+		if (b[i] + n[i] == 0)
+			continue;
+		snprintf(name[i], sizeof name[i], "f%d", i);
+		keys[i][0] = name[i];
+		rows[m++] = (struct diff_row){ .key = keys[i], .base = b[i], .new = n[i], .runs = counts[i] };
+	}
+	diff_compute(rows, m, &s);
+	int flagged = 0;
+	*first = 0;
+	for (size_t i = 0; i < m; i++)
+		if (rows[i].significant) {
+			if (strcmp(rows[i].key[0], "f0") == 0)
+				*first = 1;
+			else
+				flagged++;
+		}
+	return flagged + *first;
+}
+
 int main(void)
 {
 	unresolved();
@@ -207,6 +289,32 @@ int main(void)
 		CHECK(hit >= TRIALS * 95 / 100);
 		if (!share)   /* shares: the others' shares do move when f0 shrinks */
 			CHECK(spurious <= TRIALS * 5 / 100);
+	}
+
+	/* several runs a side, overdispersed (diff.h): the pooled binomial
+	 * test flags an A/A pair often; the between-run test at most 5% */
+	double slower[K];
+	memcpy(slower, base, sizeof base);
+	slower[0] *= 1.2;
+	for (double cv = 0.02; cv <= 0.1001; cv += 0.02) {
+		int any = 0, first, hit = 0, spurious = 0, pooled = 0;
+		for (int t = 0; t < TRIALS; t++)
+			any += runs_trial(base, base, cv, 0, &first) > 0;
+		for (int t = 0; t < TRIALS; t++)
+			pooled += runs_trial(base, base, cv, 1, &first) > 0;
+		for (int t = 0; t < TRIALS; t++) {
+			int nf = runs_trial(base, slower, cv, 0, &first);
+			hit += first;
+			spurious += nf - first > 0;
+		}
+		printf("%d+%d runs, cv %.2f: A/A flagged in %d of %d (pooled within-run test: %d); "
+		       "20%% slower f0 flagged in %d, others in %d\n", RUNS, RUNS, cv, any, TRIALS, pooled, hit, spurious);
+		CHECK(any <= TRIALS * 5 / 100);
+		CHECK(spurious <= TRIALS * 5 / 100);
+		if (cv < 0.05)
+			CHECK(hit >= TRIALS * 90 / 100);
+		if (cv > 0.05)
+			CHECK(pooled > TRIALS * 20 / 100);   /* why runs are needed */
 	}
 	return unit_done("test_diff");
 }

@@ -450,17 +450,23 @@ static void test_tree(const char *file)
 	profile_free(&compact);
 
 	snprintf(tree, sizeof tree, "%s/tree.pct", dir);
-	struct tree_member m[2] = { { raw, rawlen, 11 }, { raw, rawlen, 12 } };
+	/* two members of two runs (pct merge's; one process tree is run 0) */
+	struct tree_member m[2] = { { .data = raw, .size = rawlen, .pid = 11 },
+				    { .data = raw, .size = rawlen, .pid = 12, .run = 1 } };
 	CHECK(tree_write(tree, m, 2, 11, 0x1234, err, sizeof err) == 0);
 	CHECK(is_profile(tree));
 	struct profile *v;
 	size_t n;
+	uint32_t runs = 0;
+	CHECK(tree_file_runs(tree, &runs, err, sizeof err) == 0 && runs == 2);
+	CHECK(tree_file_runs(file, &runs, err, sizeof err) == 0 && runs == 1);
 	CHECK(profiles_read(tree, &v, &n, err, sizeof err) == 0 && n == 2);
 	if (n == 2) {
 		char want[320];
 		snprintf(want, sizeof want, "%s:11", tree);
 		CHECK(strcmp(v[0].file, want) == 0);
 		CHECK(v[0].total == orig.total && v[1].total == orig.total);
+		CHECK(v[0].run == 0 && v[1].run == 1 && profiles_runs(v, n) == 2);
 		profile_free(&v[0]);
 		profile_free(&v[1]);
 		free(v);
@@ -502,6 +508,39 @@ static void test_tree(const char *file)
 	memcpy(copy + sizeof(struct pct_tree_header), &mem, sizeof mem);
 	CHECK(tree_parse("t", copy, len, &v, &n, err, sizeof err) == -1);
 	CHECK(strstr(err, "tree member 0 (pid 11") != NULL && strstr(err, "another size") != NULL);
+	/* a run past the members: refused */
+	memcpy(copy, good, len);
+	memcpy(&mem, copy + sizeof(struct pct_tree_header) + sizeof mem, sizeof mem);
+	mem.run = 2;
+	memcpy(copy + sizeof(struct pct_tree_header) + sizeof mem, &mem, sizeof mem);
+	CHECK(tree_parse("t", copy, len, &v, &n, err, sizeof err) == -1);
+	CHECK(strstr(err, "tree member 1: run 2 of a tree of 2 members") != NULL);
+	/* version 1 (32-byte members, no run): read, every member run 0 */
+	{
+		struct pct_tree_header h;
+		memcpy(&h, good, sizeof h);
+		size_t shrink = 2 * (sizeof(struct pct_tree_member) - PCT_TREE_MEMBER_V1_SIZE);
+		char *v1 = malloc(len - shrink);
+		h.version = 1;
+		h.member_size = PCT_TREE_MEMBER_V1_SIZE;
+		h.file_size -= shrink;
+		memcpy(v1, &h, sizeof h);
+		for (int i = 0; i < 2; i++) {
+			memcpy(&mem, good + sizeof h + i * sizeof mem, sizeof mem);
+			mem.offset -= shrink;
+			memcpy(v1 + sizeof h + i * PCT_TREE_MEMBER_V1_SIZE, &mem, PCT_TREE_MEMBER_V1_SIZE);
+		}
+		size_t data = sizeof h + 2 * sizeof mem;
+		memcpy(v1 + data - shrink, good + data, len - data);
+		CHECK(tree_parse("t", v1, len - shrink, &v, &n, err, sizeof err) == 0 && n == 2);
+		if (n == 2) {
+			CHECK(v[0].run == 0 && v[1].run == 0 && profiles_runs(v, n) == 1);
+			profile_free(&v[0]);
+			profile_free(&v[1]);
+			free(v);
+		}
+		free(v1);
+	}
 	free(copy);
 	free(good);
 	free(raw);
