@@ -24,7 +24,7 @@ fi
 make -C "$ROOT" --no-print-directory cross-aarch64 >make.out 2>&1 || fail "make cross-aarch64: $(tail -5 make.out)"
 X=$ROOT/build-aarch64
 file "$X/tests/progs/selftime" | grep -q 'ARM aarch64' || fail "selftime is not aarch64: $(file "$X/tests/progs/selftime")"
-file "$X/lib/libpct.so" | grep -q 'ARM aarch64' || fail "libpct.so is not aarch64"
+file -L "$X/lib/libpct.so" | grep -q 'ARM aarch64' || fail "libpct.so is not aarch64"
 [ -s "$X/lib/libpct.a" ] || fail "no build-aarch64/lib/libpct.a"
 qemu() { timeout 300 qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_PRELOAD="$X/lib/libpct.so" "$@"; }
 
