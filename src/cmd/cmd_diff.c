@@ -45,10 +45,11 @@ static const char usage[] =
 	"and on standard error.\n"
 	"\n"
 	"With -b, each BASE and each NEW file is one run of the program (a file\n"
-	"pct merge wrote: each of its runs), and so in the BASE NEW form when a\n"
-	"file holds several runs.  With at\n"
+	"pct merge wrote: each of its runs; standard input is one run), and so\n"
+	"in the BASE NEW form when a file holds several runs.  With at\n"
 	"least 3 runs a side, each row is tested against the variance between\n"
-	"runs (a quasi-Poisson model, t test with runs - 2 degrees of freedom):\n"
+	"runs (a quasi-Poisson model, t test with 2 x (runs - 2) degrees of\n"
+	"freedom):\n"
 	"one run's samples measure that run, not the program.  With fewer runs,\n"
 	"and in the two-profile forms, only within-run (Poisson) noise is\n"
 	"accounted for, and the report says so.\n"
@@ -107,23 +108,29 @@ struct side {
 	struct agg a;
 	uint64_t cpu_ns, dropped;
 	size_t files;
+	uint64_t id;                   /* the run's identity: a hash of its profiles' pids and
+					  start times (read_pset) */
 };
 
 /* Read one side: the pipeline's TSV, grouped by keys; module paths are
  * shortened to base names so that two builds' modules match.  Returns 0,
  * or the exit status with the pipeline's error reported. */
-static int read_side(struct side *sd, char *const *files, size_t n, const struct view *v, char **keys,
-		      size_t nkeys)
+static int read_pset(struct side *sd, struct pset *s, const struct view *v, char **keys, size_t nkeys)
 {
 	struct pipe_buf b[3];
-	struct pset s;
 	struct error e = { 0 };
 	char err[512];
-	cmd_load(&s, files, n, "");
-	FILE *in = pipeline_run(&s, v, b, &e);
+	uint64_t id = UINT64_C(0xcbf29ce484222325);   /* FNV-1a over (pid, start) of each profile */
+	for (size_t i = 0; i < s->nprofiles; i++) {
+		const struct pct_header *h = &s->profiles[i].hdr;
+		id = (id ^ h->pid) * UINT64_C(0x100000001b3);
+		id = (id ^ h->clock_start_ns ^ (uint64_t)h->start_time_ns) * UINT64_C(0x100000001b3);
+		id = (id ^ s->profiles[i].total) * UINT64_C(0x100000001b3);
+	}
+	FILE *in = pipeline_run(s, v, b, &e);
 	if (in == NULL)
 		return error_report(&e);
-	pset_free(&s);
+	pset_free(s);
 	struct tsv t;
 	if (tsv_open(&t, in, "pipeline", err, sizeof err) != 0)
 		die("%s", err);
@@ -131,6 +138,7 @@ static int read_side(struct side *sd, char *const *files, size_t n, const struct
 	for (size_t k = 0; k < nkeys; k++)
 		col[k] = tsv_column(&t, keys[k]);
 	memset(sd, 0, sizeof *sd);
+	sd->id = id;
 	sd->a.nkeys = nkeys;
 	struct stage_meta m;
 	stage_meta_parse(t.comments, t.ncomments, &m);
@@ -151,6 +159,14 @@ static int read_side(struct side *sd, char *const *files, size_t n, const struct
 	fclose(in);
 	pipeline_free(b);
 	return 0;
+}
+
+static int read_side(struct side *sd, char *const *files, size_t n, const struct view *v, char **keys,
+		      size_t nkeys)
+{
+	struct pset s;
+	cmd_load(&s, files, n, "");
+	return read_pset(sd, &s, v, keys, nkeys);
 }
 
 static double period_of(const struct side *sd)
@@ -415,6 +431,12 @@ int cmd_diff(int argc, char **argv)
 	}
 	if (nbase == 0 || nnew == 0)
 		return usage_exit(usage, 0);
+	if (check >= 0 && tsv)
+		die_usage("diff: --check prints its own lines; it does not take --format=tsv");
+	size_t stdin_named = 0;
+	for (size_t f = 0; f < nbase + nnew; f++)
+		if (strcmp(f < nbase ? base[f] : newf[f - nbase], "-") == 0 && stdin_named++)
+			die_usage("diff: standard input ('-') is named more than once");
 	/* each run: its file, and its number in the file (-1: the whole file) */
 	char **run_file = NULL;
 	long *run_no = NULL;
@@ -457,14 +479,37 @@ int cmd_diff(int argc, char **argv)
 	int status;
 	if (per_run) {
 		for (size_t j = 0; j < nruns; j++) {
-			pset_select_run(run_no[j]);
-			status = read_side(&sides[2 + j], &run_file[j], 1, v, keys, nkeys);
-			pset_select_run(-1);
+			if (run_no[j] < 0) {
+				status = read_side(&sides[2 + j], &run_file[j], 1, v, keys, nkeys);
+			} else {
+				/* a file of several runs: read once, run_no[j] == 0 here */
+				uint32_t r = 0;
+				while (j + r + 1 < nruns && run_file[j + r + 1] == run_file[j] && run_no[j + r + 1] > 0)
+					r++;
+				struct pset *sets = xcalloc(r + 1, sizeof *sets);
+				char err[512];
+				if (pset_load_runs(sets, r + 1, run_file[j], err, sizeof err) != 0)
+					die("diff: %s", err);
+				status = 0;
+				for (uint32_t k = 0; k <= r && status == 0; k++)
+					status = read_pset(&sides[2 + j + k], &sets[k], v, keys, nkeys);
+				free(sets);
+				j += r;
+			}
 			if (status != 0)
 				return status;
+		}
+		for (size_t j = 0; j < nruns; j++) {
 			if (sides[2 + j].a.total == 0)
 				die("diff: %s%s has no samples", esc_dup(run_file[j]),
 				    run_no[j] >= 0 ? xasprintf(" (run %ld)", run_no[j] + 1) : "");
+			/* the same run twice would fake agreement between runs */
+			for (size_t i = 0; i < j; i++)
+				if (sides[2 + i].id == sides[2 + j].id)
+					die("diff: %s%s and %s%s are the same run (the same processes, started at the same "
+					    "time): give each run once", esc_dup(run_file[i]),
+					    run_no[i] >= 0 ? xasprintf(" (run %ld)", run_no[i] + 1) : "", esc_dup(run_file[j]),
+					    run_no[j] >= 0 ? xasprintf(" (run %ld)", run_no[j] + 1) : "");
 		}
 		for (int g = 0; g < 2; g++) {
 			struct side *sd = &sides[g];
@@ -501,6 +546,12 @@ int cmd_diff(int argc, char **argv)
 	s.new_total = sn->a.total;
 	s.base_period = period_of(sb);
 	s.new_period = period_of(sn);
+	if (per_run) {
+		/* each side's time per run: its runs' mean, so that 3 runs
+		 * compare with 1 when the within-run test stands in */
+		s.base_period /= (double)nbase;
+		s.new_period /= (double)nnew;
+	}
 	uint64_t *counts = NULL, *run_total = NULL;
 	double *run_period = NULL;
 	if (per_run) {

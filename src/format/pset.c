@@ -163,27 +163,75 @@ int pset_time_option(int c, const char *arg)
  * the first: 0, or -1 with err set if one has no sample times. */
 static int slice_file(struct profile *v, size_t n, uint64_t *coarse, char *err, size_t errlen)
 {
-	uint64_t origin = UINT64_MAX;
+	/* each run's origin: its first process's start (a merged file's runs
+	 * each start at 0; tree.c checks run < n) */
+	uint64_t *origin = xcalloc(n ? n : 1, sizeof *origin);
+	for (size_t r = 0; r < n; r++)
+		origin[r] = UINT64_MAX;
 	for (size_t i = 0; i < n; i++)
-		if (v[i].timed && v[i].hdr.clock_start_ns < origin)
-			origin = v[i].hdr.clock_start_ns;
+		if (v[i].timed && v[i].run < n && v[i].hdr.clock_start_ns < origin[v[i].run])
+			origin[v[i].run] = v[i].hdr.clock_start_ns;
 	for (size_t i = 0; i < n; i++)
-		if (profile_slice(&v[i], &slice, origin, coarse, err, errlen) != 0)
+		if (profile_slice(&v[i], &slice, origin[v[i].run < n ? v[i].run : 0], coarse, err, errlen) != 0) {
+			free(origin);
 			return -1;
+		}
+	free(origin);
 	return 0;
 }
 
-static long only_run = -1;
-
-void pset_select_run(long run)
+int pset_load_runs(struct pset *sets, uint32_t nruns, const char *file, char *err, size_t errlen)
 {
-	only_run = run;
+	struct profile *v;
+	size_t n;
+	uint64_t coarse = 0;
+	for (uint32_t r = 0; r < nruns; r++)
+		memset(&sets[r], 0, sizeof sets[r]);
+	if (strcmp(file, "-") == 0) {
+		snprintf(err, errlen, "standard input cannot be split into runs: name a file");
+		return -1;
+	}
+	if (profiles_read(file, &v, &n, err, errlen) != 0)
+		return -1;
+	int rc = slicing ? slice_file(v, n, &coarse, err, errlen) : 0;
+	for (size_t i = 0; i < n; i++) {
+		if (rc == 0 && v[i].run >= nruns) {
+			snprintf(err, errlen, "'%s': run %u of %u runs", file, v[i].run + 1, nruns);
+			rc = -1;
+		}
+		if (rc == 0)
+			rc = pset_add(&sets[v[i].run], &v[i], err, errlen);
+		else
+			profile_free(&v[i]);
+	}
+	free(v);
+	for (uint32_t r = 0; r < nruns && rc == 0; r++) {
+		if (sets[r].nprofiles == 0) {
+			snprintf(err, errlen, "'%s': run %u has no profile", file, r + 1);
+			rc = -1;
+		}
+		sets[r].sliced = slicing;
+		sets[r].slice = slice;
+	}
+	if (coarse)
+		warnx_("%llu samples in the time range are known only to the second (the tick log was full) "
+		       "and are left out", (unsigned long long)coarse);
+	if (rc != 0)
+		for (uint32_t r = 0; r < nruns; r++)
+			pset_free(&sets[r]);
+	return rc;
 }
 
 int pset_load(struct pset *s, char *const *files, size_t nfiles, char *err, size_t errlen)
 {
 	uint64_t coarse = 0;
 	memset(s, 0, sizeof *s);
+	size_t stdin_named = 0;
+	for (size_t f = 0; f < nfiles; f++)
+		if (strcmp(files[f], "-") == 0 && stdin_named++) {
+			snprintf(err, errlen, "standard input ('-') is named more than once");
+			return -1;
+		}
 	for (size_t f = 0; f < nfiles; f++) {
 		struct profile *v;
 		size_t n;
@@ -195,12 +243,9 @@ int pset_load(struct pset *s, char *const *files, size_t nfiles, char *err, size
 			free(v);
 			return -1;
 		}
-		/* a tree file (tree.h) adds each of its processes' profiles,
-		 * or those of one run (pset_select_run) */
+		/* a tree file (tree.h) adds each of its processes' profiles */
 		for (size_t i = 0; i < n; i++)
-			if (only_run >= 0 && v[i].run != (uint32_t)only_run)
-				profile_free(&v[i]);
-			else if (pset_add(s, &v[i], err, errlen) != 0) {
+			if (pset_add(s, &v[i], err, errlen) != 0) {
 				while (++i < n)
 					profile_free(&v[i]);
 				free(v);

@@ -75,10 +75,12 @@ int pset_load(struct pset *s, char *const *files, size_t nfiles, char *err, size
 int pset_add(struct pset *s, struct profile *p, char *err, size_t errlen);
 void pset_free(struct pset *s);
 
-/* Make pset_load keep only the profiles of run number run of each file
- * (struct profile's run: a file `pct merge` wrote holds several), or all
- * of them (run -1, the default). */
-void pset_select_run(long run);
+/* A file of several runs (`pct merge`'s; tree_file_runs says nruns), read
+ * once, as one set per run: sets[r] (nruns of them) holds the profiles
+ * of run r, sliced as pset_load slices.  Standard input is refused.
+ * Returns 0, or -1 with err set (nothing left to free) if the file is
+ * unreadable, a run is out of range or has no profile. */
+int pset_load_runs(struct pset *sets, uint32_t nruns, const char *file, char *err, size_t errlen);
 
 /* The set's time origin: the earliest start of sampling among its
  * profiles (hdr.clock_start_ns, CLOCK_MONOTONIC ns), in *origin_ns.

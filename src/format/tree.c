@@ -152,6 +152,27 @@ static void *inflate_member(const unsigned char *src, uint64_t len, uint64_t raw
 	return NULL;
 }
 
+/* Every run from 0 to the largest must have a profile: -1 with err set
+ * naming the first run without one. */
+static int runs_gap(const struct profile *v, size_t n, char *err, size_t errlen, const char *file)
+{
+	unsigned char *seen = xcalloc(n ? n : 1, 1);
+	uint32_t most = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].run < n)
+			seen[v[i].run] = 1;
+		if (v[i].run + 1 > most)
+			most = v[i].run + 1;
+	}
+	for (uint32_t r = 0; r < most && r < n; r++)
+		if (!seen[r]) {
+			free(seen);
+			return fail(err, errlen, file, "the tree's run %u has no profile (runs 0 to %u)", r, most - 1);
+		}
+	free(seen);
+	return 0;
+}
+
 /* tree_parse, and with rawsp, each member's inflated bytes in *rawsp
  * (malloc'd, as many as profiles) */
 static int parse_tree(const char *file, const void *data, size_t size, struct profile **out, size_t *n,
@@ -193,8 +214,9 @@ static int parse_tree(const char *file, const void *data, size_t size, struct pr
 	for (uint32_t i = 0; i < h.members; i++) {
 		struct pct_tree_member m = { 0 };
 		memcpy(&m, buf + h.index_offset + (uint64_t)i * msize, msize);
-		if (m.run >= h.members) {
-			fail(err, errlen, file, "tree member %u: run %u of a tree of %u members", i, m.run, h.members);
+		if (m.run >= h.members || m.reserved != 0) {
+			fail(err, errlen, file, "tree member %u: run %u of a tree of %u members, reserved %u", i, m.run,
+			     h.members, m.reserved);
 			goto bad;
 		}
 		const char *why = NULL;
@@ -229,6 +251,8 @@ static int parse_tree(const char *file, const void *data, size_t size, struct pr
 		/* the stacks point into the inflated copy: keep none (parse
 		 * copies them into its own mapping) */
 	}
+	if (runs_gap(v, got, err, errlen, file) != 0)
+		goto bad;
 	*out = v;
 	*n = got;
 	if (rawsp)
@@ -398,11 +422,11 @@ int tree_file_runs(const char *file, uint32_t *runs, char *err, size_t errlen)
 		return -1;
 	int rc = 0;
 	if (size < sizeof h || pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h || !tree_magic(h.magic, sizeof h.magic) ||
-	    h.version < 2) {
+	    h.version != PCT_TREE_VERSION) {
 		close(fd);
-		return 0;   /* a profile, or a version 1 tree: one run; read fully later */
+		return 0;   /* a profile, a version 1 tree (one run), or what the full read refuses */
 	}
-	if (h.version != PCT_TREE_VERSION || h.member_size != sizeof(struct pct_tree_member) || h.members == 0 ||
+	if (h.member_size != sizeof(struct pct_tree_member) || h.members == 0 ||
 	    h.members > PCT_TREE_MEMBERS_MAX || h.index_offset % 8 != 0 ||
 	    !in_file(h.index_offset, (uint64_t)h.members * sizeof(struct pct_tree_member), size)) {
 		close(fd);
@@ -415,13 +439,21 @@ int tree_file_runs(const char *file, uint32_t *runs, char *err, size_t errlen)
 		rc = fail(err, errlen, shown, "cannot read the tree index");
 	} else {
 		uint32_t most = 0;
+		unsigned char *seen = xcalloc(h.members, 1);
 		for (uint32_t i = 0; i < h.members && rc == 0; i++) {
-			if (m[i].run >= h.members)
+			if (m[i].run >= h.members) {
 				rc = fail(err, errlen, shown, "tree member %u: run %u of a tree of %u members", i, m[i].run,
 					  h.members);
-			else if (m[i].run + 1 > most)
-				most = m[i].run + 1;
+			} else {
+				seen[m[i].run] = 1;
+				if (m[i].run + 1 > most)
+					most = m[i].run + 1;
+			}
 		}
+		for (uint32_t r = 0; r < most && rc == 0; r++)
+			if (!seen[r])
+				rc = fail(err, errlen, shown, "the tree's run %u has no profile (runs 0 to %u)", r, most - 1);
+		free(seen);
 		*runs = most;
 	}
 	free(m);

@@ -64,6 +64,29 @@ awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 sed 1d diff.txt >d0; sed 1d m1.txt >d1; sed 1d m2.txt >d2
 cmp -s d0 d1 || fail "diff -b MERGED differs from diff -b of its runs: $(diff d0 d1 | head -5)"
 cmp -s d0 d2 || fail "diff MERGED MERGED differs from diff -b of their runs: $(diff d0 d2 | head -5)"
+# the same run twice is refused: it would fake agreement between runs
+"$PCTBIN" diff --normalize -b a1.pct -b a1.pct -b a2.pct b1.pct b2.pct b3.pct >/dev/null 2>err.txt
+rc=$?
+[ $rc = 1 ] && grep -q 'are the same run' err.txt || fail "a run given twice: exit $rc, $(cat err.txt)"
+# time, 5 runs against 1 of the same build: each side's time per run (a
+# sum of 5 runs against 1 would put grow, half the time, at -40 points;
+# what remains is the machine's speed from run to run, which this test
+# cannot see: the report says so)
+"$PCTBIN" diff amerged.pct c1.pct --format=tsv >pooled.tsv || fail "diff merged single"
+awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$1 == "grow" { print "grow: " $c["delta"] " points"; found = 1; if ($c["delta"] < -25 || $c["delta"] > 25) bad = 1 }
+	END { exit bad || !found }' pooled.tsv || fail "5 runs against 1 run of the same build: $(grep ^grow pooled.tsv)"
+"$PCTBIN" diff amerged.pct c1.pct | grep -q 'only within-run (Poisson) noise is accounted for' ||
+	fail "5 runs against 1: no note on within-run noise"
+# a merged file whose run numbers have a gap is corrupt (exit 1, named)
+cp amerged.pct gap.pct
+printf '\004' | dd of=gap.pct bs=1 seek=$((64 + 40 * 3 + 32)) conv=notrunc status=none
+"$PCTBIN" report gap.pct >/dev/null 2>err.txt
+rc=$?
+[ $rc = 1 ] && grep -q "gap.pct': the tree's run 3 has no profile" err.txt || fail "a run gap: report exit $rc, $(cat err.txt)"
+"$PCTBIN" diff -b gap.pct b1.pct b2.pct b3.pct >/dev/null 2>err.txt
+rc=$?
+[ $rc = 1 ] && grep -q "gap.pct': the tree's run 3 has no profile" err.txt || fail "a run gap: diff exit $rc, $(cat err.txt)"
 "$PCTBIN" diff --normalize -b a1.pct -b a2.pct b1.pct b2.pct >two.txt || fail "diff of 2 + 2 runs"
 grep -q 'only within-run (Poisson) noise is accounted for' two.txt || fail "2 + 2 runs: no note on within-run noise"
 "$PCTBIN" diff --normalize -b a1.pct a2.pct -- b1.pct 2>err.txt

@@ -24,6 +24,9 @@ runs_of() { local n; n=$(od -An -tu4 -j20 -N4 "$1" | tr -d ' ')
 	for i in $(seq 0 $((n - 1))); do od -An -tu4 -j$((64 + 40 * i + 32)) -N4 "$1"; done | tr -d ' ' | tr '\n' ' '; }
 [ "$(runs_of m.pct)" = "0 1 2 " ] || fail "m.pct's runs: $(runs_of m.pct)"
 [ "$(runs_of mm.pct)" = "0 1 2 3 " ] || fail "mm.pct's runs: $(runs_of mm.pct)"
+# --time: each run of a merged file from its own start
+diff <($P report --time=0..0.3 --format=tsv r1.pct r2.pct r3.pct) <($P report --time=0..0.3 --format=tsv m.pct) ||
+	fail "report --time of the merge differs"
 # standard input as an operand (merge reads its operands twice)
 $P merge -o in.pct - r2.pct r3.pct <r1.pct 2>err || fail "merge of standard input: $(cat err)"
 diff <($P report --format=tsv m.pct) <($P report --format=tsv in.pct) || fail "merge of standard input differs"

@@ -210,7 +210,7 @@ static double gamma1(double a)
  * summed, the within-run test.  Returns how many rows flagged, *first
  * whether f0 was among them.
  */
-static int runs_trial(const double *base_s, const double *new_s, double cv, int pooled, int *first)
+static int runs_trial(const double *base_s, const double *new_s, double cv, int pooled, int share, int *first)
 {
 	static uint64_t counts[K][2 * RUNS];
 	uint64_t total[2 * RUNS], b[K] = { 0 }, n[K] = { 0 };
@@ -232,7 +232,7 @@ static int runs_trial(const double *base_s, const double *new_s, double cv, int 
 			*(j < RUNS ? &b[i] : &n[i]) += counts[i][j];
 		}
 	}
-	struct diff_setup s = { .base_period = 0.004, .new_period = 0.004, .alpha = 0.05, .base_runs = RUNS,
+	struct diff_setup s = { .base_period = 0.004, .new_period = 0.004, .alpha = 0.05, .share = share, .base_runs = RUNS,
 				.new_runs = pooled ? 0 : RUNS, .run_total = total, .run_period = period };
 	for (int j = 0; j < 2 * RUNS; j++)
 		*(j < RUNS ? &s.base_total : &s.new_total) += total[j];
@@ -299,11 +299,11 @@ int main(void)
 	for (double cv = 0.02; cv <= 0.1001; cv += 0.02) {
 		int any = 0, first, hit = 0, spurious = 0, pooled = 0;
 		for (int t = 0; t < TRIALS; t++)
-			any += runs_trial(base, base, cv, 0, &first) > 0;
+			any += runs_trial(base, base, cv, 0, 0, &first) > 0;
 		for (int t = 0; t < TRIALS; t++)
-			pooled += runs_trial(base, base, cv, 1, &first) > 0;
+			pooled += runs_trial(base, base, cv, 1, 0, &first) > 0;
 		for (int t = 0; t < TRIALS; t++) {
-			int nf = runs_trial(base, slower, cv, 0, &first);
+			int nf = runs_trial(base, slower, cv, 0, 0, &first);
 			hit += first;
 			spurious += nf - first > 0;
 		}
@@ -315,6 +315,21 @@ int main(void)
 			CHECK(hit >= TRIALS * 90 / 100);
 		if (cv > 0.05)
 			CHECK(pooled > TRIALS * 20 / 100);   /* why runs are needed */
+	}
+	/* shares (--normalize), at cv 0.04: A/A at most 5%; the power is
+	 * printed (the other functions' shares move with f0's) */
+	{
+		int any = 0, first, hit = 0;
+		for (int t = 0; t < TRIALS; t++)
+			any += runs_trial(base, base, 0.04, 0, 1, &first) > 0;
+		for (int t = 0; t < TRIALS; t++) {
+			runs_trial(base, slower, 0.04, 0, 1, &first);
+			hit += first;
+		}
+		printf("%d+%d runs, shares, cv 0.04: A/A flagged in %d of %d; 20%% slower f0 flagged in %d\n", RUNS, RUNS,
+		       any, TRIALS, hit);
+		CHECK(any <= TRIALS * 5 / 100);
+		CHECK(hit >= TRIALS * 80 / 100);
 	}
 	return unit_done("test_diff");
 }
