@@ -60,9 +60,9 @@ static const char usage[] =
 	"runs to tell).  mde is the row's minimum detectable effect: the change\n"
 	"the test finds with 80% power at level A over the rows tested.\n"
 	"\n"
-	"Text shows base%, new%, delta, its 95% CI, q, mde and the verdict, then\n"
-	"the key (C++ and Rust names shortened as pprof does; cut to a terminal's\n"
-	"width, never in a pipe).\n"
+	"Text shows base%, new%, delta, its 95% CI, mde and the verdict (with -l\n"
+	"also samples, p and q), then the key (C++ and Rust names shortened as\n"
+	"pprof does; cut to a terminal's width, never in a pipe).\n"
 	"\n"
 	"  --by=VIEW       function (default), module, address, line or file\n"
 	"  --format=FMT    'text' (default) or 'tsv'\n"
@@ -76,7 +76,7 @@ static const char usage[] =
 	"                  WHAT ('slower', the default, or 'faster') instead of\n"
 	"                  the report, and exit 1 if there is one, else 0\n"
 	"  -n, --rows=N    print only the first N rows\n"
-	"  -l, --long      text: also the base and new samples and p\n"
+	"  -l, --long      text: also the base and new samples, p and q\n"
 	"  --full-names    text: function names in full\n"
 	"\n"
 	"TSV columns: the key, base_samples, new_samples, base_percent,\n"
@@ -225,13 +225,14 @@ static void print_text(const struct diff_row *r, size_t n, size_t shown, char **
 	if (unresolved)
 		printf("# %zu row%s without a name ([unknown], [anon]): not tested, q '-'\n", unresolved,
 		       unresolved == 1 ? "" : "s");
-	/* the columns before the keys: 82 with -l, else 47 (base%, new%,
-	 * delta, its 95% CI, q), then 18 (mde, verdict) */
-	int before = (t->long_columns ? 82 : 47) + 18;
+	/* the columns before the keys: 82 with -l, else 39 (base%, new%,
+	 * delta, its 95% CI; q only with -l, '*' marks it below alpha), then
+	 * 18 (mde, verdict) */
+	int before = (t->long_columns ? 82 : 39) + 18;
 	if (t->long_columns)
 		printf("  %8s %8s %7s %7s %8s %17s %9s %9s", "base", "new", "base%", "new%", "delta", "95% CI", "p", "q");
 	else
-		printf("%8s %7s %6s %15s %7s", "base%", "new%", "delta", "95% CI ", "q");
+		printf("%8s %7s %6s %15s", "base%", "new%", "delta", "95% CI ");
 	printf(" %6s %-10s", "mde", "verdict");
 	for (size_t k = 0; k < nkeys; k++)
 		printf("  %s", keys[k]);
@@ -247,8 +248,8 @@ static void print_text(const struct diff_row *r, size_t n, size_t shown, char **
 			       r[i].significant ? "*" : " ", (unsigned long long)r[i].base, (unsigned long long)r[i].new,
 			       r[i].base_pct, r[i].new_pct, r[i].delta, r[i].lo, r[i].hi, r[i].p, q);
 		else
-			printf("%s%6.2f%% %6.2f%% %+6.2f [%+6.2f,%+6.2f] %7s", r[i].significant ? "*" : " ",
-			       r[i].base_pct, r[i].new_pct, r[i].delta, r[i].lo, r[i].hi, q);
+			printf("%s%6.2f%% %6.2f%% %+6.2f [%+6.2f,%+6.2f]", r[i].significant ? "*" : " ",
+			       r[i].base_pct, r[i].new_pct, r[i].delta, r[i].lo, r[i].hi);
 		printf(" %6.2f %-10s", r[i].mde, diff_verdict_name(r[i].verdict));
 		int used = before;
 		for (size_t k = 0; k < nkeys; k++) {

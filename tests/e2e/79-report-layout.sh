@@ -74,18 +74,19 @@ grep -qF "$full" r.tsv || fail "TSV lost the full name: $(grep burn r.tsv)"
 	fail "-l header: $("$PCTBIN" report -l x.pct 2>/dev/null | grep samples)"
 pass "at most 40 columns before the function, names shortened"
 
-# pct diff: base%, new%, delta, its CI and q before the key (49 columns, not
-# 84), names shortened too
+# pct diff: base%, new%, delta, its CI, mde and the verdict before the key
+# (59 columns, not 84 as with -l: q is in -l and TSV, '*' marks it), names
+# shortened too
 "$PCTBIN" diff x.pct x.pct >d.txt 2>/dev/null || fail "diff"
 dh=$(grep -m1 ' function$' d.txt)
 col=$(awk -v h="$dh" 'BEGIN { print index(h, "function") - 1 }')
-[ "$col" -le 49 ] || fail "diff: $col columns before the function: $dh"
+[ "$col" -le 59 ] || fail "diff: $col columns before the function: $dh"
 grep -Eq '  Less::operator\(\)$' d.txt || fail "diff: no short Less::operator() row: $(cat d.txt)"
 "$PCTBIN" diff --full-names x.pct x.pct 2>/dev/null | grep -qF "Less::operator()(unsigned long, unsigned long) const" ||
 	fail "diff --full-names"
-"$PCTBIN" diff -l x.pct x.pct 2>/dev/null | grep -Eq '^ +base +new +base% +new% +delta +95% CI +p +q  function$' ||
+"$PCTBIN" diff -l x.pct x.pct 2>/dev/null | grep -Eq '^ +base +new +base% +new% +delta +95% CI +p +q +mde +verdict +function$' ||
 	fail "diff -l header"
-pass "diff: 49 columns before the function, names shortened"
+pass "diff: 59 columns before the function, names shortened"
 
 # on a terminal, names are cut to its width with a mark; in a pipe, never
 command -v script >/dev/null || skip "no script(1) for a terminal"
