@@ -65,6 +65,9 @@ all: $(B)/bin/pct $(B)/lib/libpct.so $(B)/lib/libpct.a
 # The runtime: libc only, hidden symbols, no stack protector or other
 # instrumentation on the signal path.
 LIB_CFLAGS ?= $(CFLAGS)
+# the runtime's link flags: LDFLAGS, except in check-san, whose sanitizer
+# flags must stay out of a library preloaded into uninstrumented programs
+LIB_LDFLAGS ?= $(LDFLAGS)
 $(B)/obj/lib/%.o: lib/%.c lib/*.h include/*.h
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 $(WARN) $(LIB_CFLAGS) $(CPPFLAGS) -Iinclude -fPIC -fvisibility=hidden -fno-stack-protector -c -o $@ $<
@@ -73,7 +76,7 @@ $(B)/obj/lib/%.o: lib/%.c lib/*.h include/*.h
 # and the link for -lpct, libpct.so
 $(B)/lib/libpct.so.$(SOVERSION): $(LIB_OBJ) lib/libpct.map
 	@mkdir -p $(@D)
-	$(CC) -shared $(LDFLAGS) -Wl,-soname,libpct.so.$(SOMAJOR) -Wl,--version-script=lib/libpct.map \
+	$(CC) -shared $(LIB_LDFLAGS) -Wl,-soname,libpct.so.$(SOMAJOR) -Wl,--version-script=lib/libpct.map \
 		-Wl,-z,relro -Wl,-z,now -o $@ $(LIB_OBJ)
 $(B)/lib/libpct.so.$(SOMAJOR): $(B)/lib/libpct.so.$(SOVERSION)
 	ln -sf libpct.so.$(SOVERSION) $@
@@ -155,7 +158,7 @@ check-long: deps all unit progs
 
 check-san:
 	@$(MAKE) --no-print-directory B=build-san CFLAGS="$(SAN)" LDFLAGS="-fsanitize=address,undefined" \
-		LIB_CFLAGS="-O2 -g" all unit progs >/dev/null
+		LIB_CFLAGS="-O2 -g" LIB_LDFLAGS= all unit progs >/dev/null
 	@echo "== the suite with ASan and UBSan (build-san)"
 	@PCT_BUILD=build-san ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh
 
