@@ -180,6 +180,14 @@ static int slice_file(struct profile *v, size_t n, uint64_t *coarse, char *err, 
 	return 0;
 }
 
+/* Say once how many samples of the --time range were left out. */
+static void warn_coarse(uint64_t coarse)
+{
+	if (coarse)
+		warnx_("%llu samples in the time range are known only to the second (the tick log was full) "
+		       "and are left out", (unsigned long long)coarse);
+}
+
 int pset_load_runs(struct pset *sets, uint32_t nruns, const char *file, char *err, size_t errlen)
 {
 	struct profile *v;
@@ -213,9 +221,7 @@ int pset_load_runs(struct pset *sets, uint32_t nruns, const char *file, char *er
 		sets[r].sliced = slicing;
 		sets[r].slice = slice;
 	}
-	if (coarse)
-		warnx_("%llu samples in the time range are known only to the second (the tick log was full) "
-		       "and are left out", (unsigned long long)coarse);
+	warn_coarse(coarse);
 	if (rc != 0)
 		for (uint32_t r = 0; r < nruns; r++)
 			pset_free(&sets[r]);
@@ -255,9 +261,7 @@ int pset_load(struct pset *s, char *const *files, size_t nfiles, char *err, size
 	}
 	s->sliced = slicing;
 	s->slice = slice;
-	if (coarse)
-		warnx_("%llu samples in the time range are known only to the second (the tick log was full) "
-		       "and are left out", (unsigned long long)coarse);
+	warn_coarse(coarse);
 	return 0;
 }
 

@@ -62,6 +62,21 @@ static uint64_t draw(const double *seconds, double period, uint64_t *counts)
 	return total;
 }
 
+/* How many of rows[0..m) are flagged; *first: whether f0 is. */
+static int count_flags(const struct diff_row *rows, size_t m, int *first)
+{
+	int flagged = 0;
+	*first = 0;
+	for (size_t i = 0; i < m; i++)
+		if (rows[i].significant) {
+			if (strcmp(rows[i].key[0], "f0") == 0)
+				*first = 1;
+			else
+				flagged++;
+		}
+	return flagged + *first;
+}
+
 /* One trial: how many rows flagged, and was row 0 among them. */
 static int trial(const double *base_s, const double *new_s, int share, int *first)
 {
@@ -80,16 +95,7 @@ static int trial(const double *base_s, const double *new_s, int share, int *firs
 		rows[m++] = (struct diff_row){ .key = keys[i], .base = b[i], .new = n[i] };
 	}
 	diff_compute(rows, m, &s);
-	int flagged = 0;
-	*first = 0;
-	for (size_t i = 0; i < m; i++)
-		if (rows[i].significant) {
-			if (strcmp(rows[i].key[0], "f0") == 0)
-				*first = 1;
-			else
-				flagged++;
-		}
-	return flagged + *first;
+	return count_flags(rows, m, first);
 }
 
 /* Rows without a name: the key test, the threshold, and the statistics. */
@@ -245,16 +251,7 @@ static int runs_trial(const double *base_s, const double *new_s, double cv, int 
 		rows[m++] = (struct diff_row){ .key = keys[i], .base = b[i], .new = n[i], .runs = counts[i] };
 	}
 	diff_compute(rows, m, &s);
-	int flagged = 0;
-	*first = 0;
-	for (size_t i = 0; i < m; i++)
-		if (rows[i].significant) {
-			if (strcmp(rows[i].key[0], "f0") == 0)
-				*first = 1;
-			else
-				flagged++;
-		}
-	return flagged + *first;
+	return count_flags(rows, m, first);
 }
 
 int main(void)
