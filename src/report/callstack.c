@@ -45,6 +45,7 @@
 enum { REG_UNSET, REG_SAME, REG_AT_CFA, REG_IS_CFA };
 struct rule {
 	int plain;                     /* 0: unwind this stack with libdwfl */
+	int outermost;                 /* the return address is undefined here */
 	uint8_t cfa_reg;               /* CFA = cfa_reg + cfa_off */
 	int64_t cfa_off;
 	uint8_t how[RULE_NREGS];       /* REG_*: undefined (or an error), same value,
@@ -114,6 +115,12 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 	if (!dwfl_thread_state_registers(thread, 0, n - 1, regs))
 		return false;
 	dwfl_thread_state_register_pc(thread, u->cur->regs[n - 1]);
+	/* x86_64's DWARF register 16 is the PC too (elfutils' x86_64_initreg.c
+	 * sets it so): a PLT entry's CFA is an expression of it */
+	Dwarf_Word pc = u->cur->regs[n - 1];
+	if (u->p->hdr.stack_machine == EM_X86_64 && n - 1 == RULE_RA &&
+	    !dwfl_thread_state_registers(thread, RULE_RA, 1, &pc))
+		return false;
 	return true;
 }
 
@@ -207,7 +214,10 @@ static void rule_find(struct unwinder *u, uint64_t pc, struct rule *r)
 	bool signal = false;
 	Dwarf_Op *ops, mem[3];
 	size_t nops;
-	if (dwarf_frame_info(frame, &start, &end, &signal) != RULE_RA || signal ||
+	int ra = dwarf_frame_info(frame, &start, &end, &signal);
+	/* libdw gives an undefined register as no operations at mem */
+	r->outermost = ra >= 0 && dwarf_frame_register(frame, ra, mem, &ops, &nops) == 0 && nops == 0 && ops == mem;
+	if (ra != RULE_RA || signal ||
 	    dwarf_frame_cfa(frame, &ops, &nops) != 0 || nops != 1)
 		goto out;
 	if (ops[0].atom == DW_OP_bregx && ops[0].number < RULE_NREGS) {
@@ -472,7 +482,11 @@ uint64_t callstack_each(const struct pset *s, void (*fn)(const struct cs_stack *
 				u->n = 0;
 				rc = dwfl_getthread_frames(dwfl, 1, frame_cb, u);
 			}
-			int rooted = u->n > 0 && (rc == 0 || u->ended);
+			/* libdwfl ends cleanly (0) also when a return address
+			 * cannot be read: the stack is rooted only where the
+			 * CFI says the return address is undefined */
+			int rooted = u->n > 0 &&
+				     (u->ended || (rc == 0 && rule_at(u, u->pcs[u->n - 1])->outermost));
 			if (u->n == 0 && p->hdr.stack_regs >= 2)  /* at least the sampled PC */
 				u->pcs[u->n++] = rec->regs[p->hdr.stack_regs - 1];
 			for (size_t k = 0; k < u->n; k++)

@@ -2,7 +2,8 @@
 # how many samples' stacks were not unwound to their root, and its share:
 # report with totals, --callers/--callees, flame (heading and standard
 # error) and the folded export (standard error).  A program whose .eh_frame
-# is damaged after recording (one FDE, then all) loses its callers; a profile whose header names
+# is damaged after recording (one FDE, then all), or whose stack copies are
+# too short, loses its callers; a profile whose header names
 # a stack_machine pct does not know cannot be unwound at all.  The count is
 # the samples whose folded stack does not start at _start (one thread).
 . "$(dirname "$0")/lib.sh"
@@ -50,6 +51,14 @@ intact_main=$MAIN
 
 check machine machine.pct
 [ "$N" = "$OF" ] || fail "an unknown stack_machine: $N of $OF stacks not unwound, want all"
+
+# a stack copy too short to hold the callers' return addresses: libdwfl
+# ends such a walk as it ends one at the root, so only the CFI of the last
+# frame (its return address undefined, as _start's is) may say "root"
+# (until it did, all of these counted as unwound: 0 of 349)
+"$PCTBIN" record -g --stack-bytes=64 -o short.pct ./cc 0.2 >/dev/null 2>err || fail "record --stack-bytes=64: $(cat err)"
+check "64-byte stacks" short.pct
+[ "$N" -ge $((OF * 9 / 10)) ] || fail "64-byte stack copies: only $N of $OF stacks not unwound"
 
 # damage the recorded copy (its build-id still matches): first inner's FDE
 # only, its initial location moved away, as the issue's run had it (main's

@@ -57,3 +57,21 @@ awk -F'\t' '$NF ~ /@plt$/ && $(NF-1) ~ /lazy$/ { n += $1 } END { exit !(n >= 5) 
 awk -F'\t' '$NF ~ /^lazy\+0x/ || $NF ~ /^libc\.so\.6\+0x/ { bad = 1; print } END { exit bad }' p.tsv ||
 	fail "PLT stubs reported as MODULE+0xOFFSET"
 pass "samples on PLT stubs reported as func@plt"
+
+# with -g, a sample on a stub unwinds through it to _start: the CFA of a
+# .plt entry is a DWARF expression of the PC (register 16), which the
+# unwinder must be given (until it was, every such stack ended at the stub
+# and was counted as unwound to its root); and the report's count of stacks
+# not unwound agrees with the folded stacks
+for b in lazy ibt now; do
+	"$PCTBIN" record -g -o g$b.pct ./$b 300000000 >/dev/null 2>rec.err || fail "record -g $b: $(cat rec.err)"
+	"$PCTBIN" export --format=folded -o g$b.folded g$b.pct 2>/dev/null || fail "folded $b"
+	read -r onplt off < <(awk '{ n = $NF } /@plt [0-9]+$/ { p += n; if (!/^_start;/) o += n } END { print p + 0, o + 0 }' g$b.folded)
+	unrooted=$("$PCTBIN" report g$b.pct | sed -n 's/^# \([0-9]*\) of [0-9]* samples with stacks.*not unwound.*/\1/p')
+	all_off=$(awk '{ n = $NF } !/^_start;/ { t += n } END { print t + 0 }' g$b.folded)
+	echo "$b -g: $onplt samples on a stub, $off of them off _start; report: $unrooted not unwound, folded: $all_off off _start"
+	[ "$onplt" -ge 5 ] || fail "$b: only $onplt samples on PLT stubs with -g"
+	[ "$off" = 0 ] || fail "$b: $off of $onplt samples on a PLT stub not unwound to _start"
+	[ "$unrooted" = "$all_off" ] || fail "$b: the report says $unrooted not unwound, the folded stacks $all_off"
+done
+pass "-g stacks through PLT stubs (lazy, IBT, -z now) unwind to _start"
