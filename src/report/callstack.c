@@ -60,6 +60,7 @@ struct unwinder {
 	uint64_t pcs[CALLSTACK_MAX_FRAMES];
 	size_t n;
 	int ended;                     /* a frame returned to address 0 */
+	uint64_t start_pc;             /* nonzero: libdwfl starts here, a return address */
 	int cached;                    /* the cached step may be tried (x86_64) */
 	struct u64map rule_at;         /* CFI lookup address -> index in rules + 1 */
 	struct rule *rules;
@@ -114,7 +115,7 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 		regs[i] = u->cur->regs[i];
 	if (!dwfl_thread_state_registers(thread, 0, n - 1, regs))
 		return false;
-	dwfl_thread_state_register_pc(thread, u->cur->regs[n - 1]);
+	dwfl_thread_state_register_pc(thread, u->start_pc ? u->start_pc : u->cur->regs[n - 1]);
 	/* x86_64's DWARF register 16 is the PC too (elfutils' x86_64_initreg.c
 	 * sets it so): a PLT entry's CFA is an expression of it */
 	Dwarf_Word pc = u->cur->regs[n - 1];
@@ -142,7 +143,9 @@ static int frame_cb(Dwfl_Frame *frame, void *arg)
 		u->ended = 1;
 		return DWARF_CB_ABORT;
 	}
-	u->pcs[u->n++] = activation ? pc : pc - 1;
+	/* a walk begun at a return address (start_pc) has no activation */
+	u->pcs[u->n] = activation && !(u->start_pc && u->n == 1) ? pc : pc - 1;
+	u->n++;
 	return u->n < CALLSTACK_MAX_FRAMES ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
@@ -390,6 +393,34 @@ static void locate_cached(struct locator *l, uint64_t pc, struct cs_frame *f)
 }
 
 /*
+ * An aarch64 PLT stub (adrp, ldr, add, br) has no CFI (GNU ld writes none
+ * for aarch64's .plt), and libdwfl's fallback for a PC without CFI walks
+ * the frame-pointer chain, which the stub has not extended: the stacks
+ * came out as garbage ending at _start.  The stub leaves sp, x29 and the
+ * link register x30 as its caller's, so its caller is at x30.  Returns 1
+ * with *ret = x30 when record rec's PC is in a stub ("FUNC@plt", symtab.h)
+ * of an aarch64 profile, 0 otherwise.
+ */
+#define AARCH64_LR 30                  /* DWARF number of x30 (AAPCS64 DWARF) */
+static int aarch64_plt_return(struct locator *l, const struct profile *p, const struct profile_stack *rec,
+			      uint64_t *ret)
+{
+	if (p->hdr.stack_machine != EM_AARCH64 || p->hdr.stack_regs <= AARCH64_LR + 1)
+		return 0;
+	struct cs_frame f;
+	struct symbol sym;
+	locate_cached(l, rec->regs[p->hdr.stack_regs - 1], &f);
+	if (f.module == PSET_NO_MODULE ||
+	    symtab_function_at(pset_symtab(&l->s->mods[f.module]), f.addr, &sym) != 0)
+		return 0;
+	size_t len = strlen(sym.name);
+	if (len < 4 || strcmp(sym.name + len - 4, "@plt") != 0 || rec->regs[AARCH64_LR] == 0)
+		return 0;
+	*ret = rec->regs[AARCH64_LR];
+	return 1;
+}
+
+/*
  * A progress line on standard error while stacks are unwound, when it is
  * a terminal and the work has taken longer than $PCT_PROGRESS_DELAY
  * seconds (default 1): "pct: unwinding stacks: N of M", rewritten in
@@ -475,11 +506,14 @@ uint64_t callstack_each(const struct pset *s, void (*fn)(const struct cs_stack *
 			u->cur = rec;
 			u->n = 0;
 			u->ended = 0;
+			u->start_pc = 0;
 			int fast = u->cached && dwfl ? unwind_cached(u) : -1;
 			if (fast >= 0) {
 				rc = fast ? 0 : DWARF_CB_ABORT;
 			} else if (dwfl) {
 				u->n = 0;
+				if (aarch64_plt_return(&l, p, rec, &u->start_pc))
+					u->pcs[u->n++] = rec->regs[p->hdr.stack_regs - 1];
 				rc = dwfl_getthread_frames(dwfl, 1, frame_cb, u);
 			}
 			/* libdwfl ends cleanly (0) also when a return address
