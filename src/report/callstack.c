@@ -115,10 +115,10 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 		regs[i] = u->cur->regs[i];
 	if (!dwfl_thread_state_registers(thread, 0, n - 1, regs))
 		return false;
-	dwfl_thread_state_register_pc(thread, u->start_pc ? u->start_pc : u->cur->regs[n - 1]);
+	Dwarf_Word pc = u->start_pc ? u->start_pc : u->cur->regs[n - 1];
+	dwfl_thread_state_register_pc(thread, pc);
 	/* x86_64's DWARF register 16 is the PC too (elfutils' x86_64_initreg.c
 	 * sets it so): a PLT entry's CFA is an expression of it */
-	Dwarf_Word pc = u->cur->regs[n - 1];
 	if (u->p->hdr.stack_machine == EM_X86_64 && n - 1 == RULE_RA &&
 	    !dwfl_thread_state_registers(thread, RULE_RA, 1, &pc))
 		return false;
@@ -323,8 +323,10 @@ static int unwind_cached(struct unwinder *u)
 			return 1;              /* the outermost frame */
 		if (!(now >> RULE_RA & 1))
 			return -1;             /* libdwfl versions differ here */
-		if (next[RULE_RA] == 0)
+		if (next[RULE_RA] == 0) {
+			u->ended = 1;          /* as frame_cb's return to address 0 */
 			return 1;
+		}
 		pc = next[RULE_RA];
 		memcpy(val, next, sizeof val);
 		known = now;
@@ -413,8 +415,7 @@ static int aarch64_plt_return(struct locator *l, const struct profile *p, const 
 	if (f.module == PSET_NO_MODULE ||
 	    symtab_function_at(pset_symtab(&l->s->mods[f.module]), f.addr, &sym) != 0)
 		return 0;
-	size_t len = strlen(sym.name);
-	if (len < 4 || strcmp(sym.name + len - 4, "@plt") != 0 || rec->regs[AARCH64_LR] == 0)
+	if (!symbol_is_plt(sym.name) || rec->regs[AARCH64_LR] == 0)
 		return 0;
 	*ret = rec->regs[AARCH64_LR];
 	return 1;

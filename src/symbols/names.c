@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "names.h"
+#include "symtab.h"
 #include "util.h"
 
 /* The operator token that starts at s (after "operator" and its spaces):
@@ -53,7 +54,7 @@ char *name_short(const char *name)
 	if (strpbrk(name, "(<{") == NULL)
 		return xstrdup(name);
 	size_t n = strlen(name);
-	if (n > 4 && strcmp(name + n - 4, "@plt") == 0) {
+	if (symbol_is_plt(name)) {
 		/* a PLT stub (symtab.h): the function's short name, then @plt */
 		char *base = xasprintf("%.*s", (int)(n - 4), name), *b = shorten(base);
 		char *r = xasprintf("%s@plt", b);

@@ -910,6 +910,12 @@ static const struct fsym *symbol_at(struct symtab *st, uint64_t addr)
 	return f->size == 0 || addr - f->start < f->size ? f : NULL;
 }
 
+int symbol_is_plt(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 4 && strcmp(name + n - 4, "@plt") == 0;
+}
+
 int symtab_function_at(struct symtab *st, uint64_t addr, struct symbol *out)
 {
 	if (st->jit)

@@ -71,6 +71,9 @@ int symtab_addr(const struct symtab *st, uint64_t off, uint64_t *addr);
  */
 int symtab_function_at(struct symtab *st, uint64_t addr, struct symbol *out);
 
+/* 1 if a symbol's name is a PLT stub's ("FUNC@plt", as above), else 0. */
+int symbol_is_plt(const char *name);
+
 /* A function by its name (raw or demangled) or "MODULE+0xSTART"; 0 or -1. */
 int symtab_find_function(struct symtab *st, const char *name, struct symbol *out);
 
