@@ -498,9 +498,19 @@ static void print_coverage(const struct run *run, const char *event)
 		return;
 	uint64_t tree = user ? run->user_ns : run->cpu_ns;
 	double share = tree ? 100.0 * (double)run->sampled_ns / (double)tree : 0;
+	/* Above 100% of the user time (pct's own signals at -g or high rates
+	 * are system time): the kernel's user/system split is itself sampled
+	 * at its tick, so the whole CPU time is given beside it. */
+	char more[160] = "";
+	if (tree && share < 90)
+		snprintf(more, sizeof more, "; see pct-record(1), UNSAMPLED TIME");
+	else if (user && share >= 100.5 && run->cpu_ns > run->user_ns)
+		snprintf(more, sizeof more, "; above 100%%: the kernel divides user from system time at its tick; "
+			 "of all %.3f s of CPU time, %.0f%%", run->cpu_ns / 1e9,
+			 100.0 * (double)run->sampled_ns / (double)run->cpu_ns);
 	note("the samples cover %.0f%% (%.3f s) of the %.3f s of %s the command used, with the "
 	     "descendants it waited for (wait4)%s", share, run->sampled_ns / 1e9, tree / 1e9,
-		user ? "user CPU time" : "CPU time", tree && share < 90 ? "; see pct-record(1), UNSAMPLED TIME" : "");
+		user ? "user CPU time" : "CPU time", more);
 }
 
 /*
