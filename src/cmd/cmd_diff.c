@@ -108,8 +108,8 @@ struct side {
 	struct agg a;
 	uint64_t cpu_ns, dropped;
 	size_t files;
-	uint64_t id;                   /* the run's identity: a hash of its profiles' pids and
-					  start times (read_pset) */
+	uint64_t id;                   /* the run's identity: a hash of its profiles'
+					  (profile_identity; read_pset) */
 };
 
 /* Read one side: the pipeline's TSV, grouped by keys; module paths are
@@ -120,13 +120,9 @@ static int read_pset(struct side *sd, struct pset *s, const struct view *v, char
 	struct pipe_buf b[3];
 	struct error e = { 0 };
 	char err[512];
-	uint64_t id = UINT64_C(0xcbf29ce484222325);   /* FNV-1a over (pid, start) of each profile */
-	for (size_t i = 0; i < s->nprofiles; i++) {
-		const struct pct_header *h = &s->profiles[i].hdr;
-		id = (id ^ h->pid) * UINT64_C(0x100000001b3);
-		id = (id ^ h->clock_start_ns ^ (uint64_t)h->start_time_ns) * UINT64_C(0x100000001b3);
-		id = (id ^ s->profiles[i].total) * UINT64_C(0x100000001b3);
-	}
+	uint64_t id = 0;               /* the run's: its profiles' identities, combined */
+	for (size_t i = 0; i < s->nprofiles; i++)
+		id = (id ^ profile_identity(&s->profiles[i])) * UINT64_C(0x100000001b3);
 	FILE *in = pipeline_run(s, v, b, &e);
 	if (in == NULL)
 		return error_report(&e);

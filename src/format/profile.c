@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "infile.h"
 #include "profile.h"
 #include "ticks.h"
@@ -1166,6 +1167,32 @@ double profile_rate(const struct profile *p)
 int profile_measures_cpu(const struct profile *p)
 {
 	return p->hdr.event == PCT_EVENT_CPU || p->hdr.event == PCT_EVENT_USER;
+}
+
+uint64_t profile_identity(const struct profile *p)
+{
+	const uint64_t prime = UINT64_C(0x100000001b3);   /* FNV-1a's 64-bit prime and basis */
+	uint64_t id = UINT64_C(0xcbf29ce484222325);
+	id = (id ^ p->hdr.pid) * prime;
+	id = (id ^ p->hdr.clock_start_ns ^ (uint64_t)p->hdr.start_time_ns) * prime;
+	id = (id ^ p->total) * prime;
+	uint64_t sum = 0;
+	for (size_t i = 0; i < p->nsamples; i++) {
+		uint64_t x = p->samples[i].offset * prime ^ p->samples[i].count;
+		x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);  /* splitmix64's finalizer */
+		x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
+		sum += x ^ (x >> 31);
+	}
+	return (id ^ sum) * prime;
+}
+
+void profile_twice_error(char *err, size_t errlen, const char *a, const char *b, uint32_t pid)
+{
+	char *ea = esc_dup(a), *eb = esc_dup(b);
+	snprintf(err, errlen, "'%s' and '%s' hold the same profile (process %u, the same start and samples): "
+		 "its samples would count twice; give each run once", ea, eb, pid);
+	free(ea);
+	free(eb);
 }
 
 uint64_t profile_sampled_ns(const struct profile *p)

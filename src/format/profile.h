@@ -166,6 +166,20 @@ const char *event_name(uint32_t event);
  * (with the dropped ones) over cpu_ns (stats_rate_hz). */
 double profile_rate(const struct profile *p);
 
+/* The profile's identity: FNV-1a over its pid, its two start times
+ * (clock_start_ns, start_time_ns), its sample total and a sum of a hash
+ * of each sample's (offset, count), which a merged file's copy keeps
+ * whatever its table's order.  The same process's profile read twice (a
+ * file named twice, a copy, a member of a merge) has the same identity;
+ * two processes share one only by a 64-bit collision. */
+uint64_t profile_identity(const struct profile *p);
+
+/* The error for a profile given twice: "'A' and 'B' hold the same
+ * profile (process PID ...)" in err, the names escaped.  Every reader
+ * refuses it (pset_add, tree_merge): its samples would count twice, and
+ * as two runs they would agree by construction. */
+void profile_twice_error(char *err, size_t errlen, const char *a, const char *b, uint32_t pid);
+
 /* 1 if the profile's samples measure CPU time (event cpu or user), whose
  * span the header records (cpu_start_ns, cpu_last_ns), else 0. */
 int profile_measures_cpu(const struct profile *p);

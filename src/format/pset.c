@@ -87,6 +87,14 @@ int pset_add(struct pset *s, struct profile *p, char *err, size_t errlen)
 			 h0->mechanism);
 		return -1;
 	}
+	if (!s->ids)
+		s->ids = xcalloc(1, sizeof *s->ids);
+	uint64_t *seen = u64map_slot(s->ids, profile_identity(p));
+	if (*seen) {
+		profile_twice_error(err, errlen, s->profiles[*seen - 1].file, p->file, p->hdr.pid);
+		return -1;
+	}
+	*seen = f + 1;
 	s->modmap[f] = xcalloc(p->nmodules, sizeof **s->modmap);
 	char *jit = NULL;
 	for (size_t i = 0; i < p->nmodules; i++) {
@@ -380,6 +388,9 @@ void pset_free(struct pset *s)
 	if (s->modindex)
 		u64map_free(s->modindex);
 	free(s->modindex);
+	if (s->ids)
+		u64map_free(s->ids);
+	free(s->ids);
 	free(s->modmap);
 	free(s->profiles);
 	memset(s, 0, sizeof *s);

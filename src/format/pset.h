@@ -32,6 +32,7 @@ struct pset {
 	struct pset_module *mods;
 	size_t nmods, capmods;
 	struct u64map *modindex;       /* hash of (path, build-id) -> mods index (pset.c) */
+	struct u64map *ids;            /* profile_identity -> profiles index + 1 (pset_add) */
 	uint32_t **modmap;             /* [profile][local module] -> mods index */
 	size_t capmodmap;
 	uint64_t total;                /* samples in all tables */

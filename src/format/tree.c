@@ -11,6 +11,7 @@
 
 #include "outfile.h"
 #include "tree.h"
+#include "u64map.h"
 #include "util.h"
 
 static int fail(char *err, size_t errlen, const char *file, const char *fmt, ...)
@@ -376,6 +377,7 @@ int tree_merge(const char *path, char *const *files, size_t nfiles, uint32_t *ru
 	size_t n = 0, cap = 0;
 	uint64_t base = 0;
 	int rc = -1;
+	struct u64map seen = { 0 };    /* profile_identity -> 1 + the file it came from */
 	for (size_t f = 0; f < nfiles; f++) {
 		struct profile *v;
 		struct tree_member *raws;
@@ -383,9 +385,24 @@ int tree_merge(const char *path, char *const *files, size_t nfiles, uint32_t *ru
 		if (tree_members_read(files[f], &v, &raws, &k, err, errlen) != 0)
 			goto out;
 		uint32_t r = profiles_runs(v, k);
+		int dup = -1;
+		uint32_t dup_pid = 0;
+		for (size_t i = 0; i < k; i++) {
+			uint64_t *at = u64map_slot(&seen, profile_identity(&v[i]));
+			if (*at && *at != f + 1 && dup < 0) {
+				dup = (int)(*at - 1);
+				dup_pid = v[i].hdr.pid;
+			}
+			*at = f + 1;
+		}
 		for (size_t i = 0; i < k; i++)
 			profile_free(&v[i]);
 		free(v);
+		if (dup >= 0) {
+			tree_members_free(raws, k);
+			profile_twice_error(err, errlen, files[dup], files[f], dup_pid);
+			goto out;
+		}
 		if (base + r > PCT_TREE_MEMBERS_MAX) {
 			tree_members_free(raws, k);
 			snprintf(err, errlen, "more than %u runs", PCT_TREE_MEMBERS_MAX);
@@ -408,6 +425,7 @@ int tree_merge(const char *path, char *const *files, size_t nfiles, uint32_t *ru
 	*members = n;
 out:
 	tree_members_free(all, n);
+	u64map_free(&seen);
 	return rc;
 }
 

@@ -2,10 +2,11 @@
 # merge, with the runs kept apart (a tree file whose members carry their
 # run) or added up (--sum); merging merges keeps counting runs, and
 # renumbers them; files of another dimension are refused; a module with
-# one path but two build-ids stays two modules.
+# one path but two build-ids stays two modules; the same run is never
+# read twice.
 . "$(dirname "$0")/lib.sh"
 P=$PCTBIN
-for i in 1 2 3; do "$P" record -o r$i.pct "$PROGS/selftime" 0.5 >/dev/null 2>&1 || fail "record $i"; done
+for i in 1 2 3 4; do "$P" record -o r$i.pct "$PROGS/selftime" 0.5 >/dev/null 2>&1 || fail "record $i"; done
 $P merge -o m.pct r1.pct r2.pct r3.pct 2>err || fail "merge: $(cat err)"
 grep -q "^pct: merged 3 runs" err || fail "merge's summary: $(cat err)"
 for by in function module line address; do
@@ -15,9 +16,9 @@ for by in function module line address; do
 done
 $P report m.pct | head -1 | grep -q '^# 3 files summed$' || fail "merged file does not say 3 runs"
 # a merge of a merge
-$P merge -o mm.pct m.pct r1.pct 2>/dev/null || fail "merge of a merge"
+$P merge -o mm.pct m.pct r4.pct 2>/dev/null || fail "merge of a merge"
 $P report mm.pct | head -1 | grep -q '^# 4 files summed$' || fail "runs do not add up"
-diff <($P report --format=tsv m.pct r1.pct) <($P report --format=tsv mm.pct) || fail "merge of merge differs"
+diff <($P report --format=tsv m.pct r4.pct) <($P report --format=tsv mm.pct) || fail "merge of merge differs"
 # the runs in the tree's index (pct(5): members at offset 20, index at
 # 64, 40 bytes a member, run at 32): m.pct 0 1 2, mm.pct 0 1 2 3
 runs_of() { local n; n=$(od -An -tu4 -j20 -N4 "$1" | tr -d ' ')
@@ -52,6 +53,21 @@ $P merge -o b.pct b1.pct b2.pct 2>/dev/null
 $P dump b.pct | grep -v '^#' >b.tsv
 [ "$(grep -c $'\taaaa\t0x10\t.*\t5$' b.tsv)" = 1 ] && [ "$(grep -c $'\tbbbb\t0x10\t.*\t7$' b.tsv)" = 1 ] ||
 	fail "modules with different build-ids were merged: $(cat b.tsv)"
+
+# the same run twice (a file named twice, a copy, or inside a merge) is
+# refused by every reader, naming both files: its samples would count
+# twice, and as two runs of a merge they would agree by construction
+cp r2.pct copy.pct
+for args in "merge -o d.pct r1.pct r2.pct r1.pct|r1.pct|r1.pct" "merge --sum -o d.pct r2.pct copy.pct|r2.pct|copy.pct" \
+	"merge -o d.pct m.pct r3.pct|m.pct|r3.pct" "report r1.pct r1.pct|r1.pct|r1.pct" \
+	"html --sum -o d.html m.pct r2.pct|m.pct:|r2.pct" "export --format=pprof -o d.pb copy.pct r2.pct|copy.pct|r2.pct"; do
+	IFS='|' read -r cmd a b <<<"$args"
+	$P $cmd >/dev/null 2>err; rc=$?
+	echo "$cmd: exit $rc: $(cat err)"
+	[ $rc -eq 1 ] && grep -q "hold the same profile (process " err && grep -qF "'$a" err && grep -qF "and '$b" err ||
+		fail "$cmd: exit $rc, $(cat err)"
+	[ ! -e d.pct ] && [ ! -e d.html ] && [ ! -e d.pb ] || fail "$cmd left its output"
+done
 
 # errors
 $P merge -o r1.pct r1.pct r2.pct 2>err; [ $? -eq 1 ] && grep -q "also an input" err || fail "output = input"

@@ -109,8 +109,13 @@ diff <(sed 1d file.txt) <(sed 1d stdin.txt) || fail "report - differs from repor
 head -1 stdin.txt | grep -q '^# standard input: pid ' || fail "report - should name standard input: $(head -1 stdin.txt)"
 cat g.pct | "$P" dump - | grep -v '^#pct file=' >stdin.tsv || fail "cat g.pct | pct dump - failed"
 diff <(grep -v '^#pct file=' g.tsv) stdin.tsv || fail "dump - differs from dump FILE"
-cat g.pct | "$P" report --format=tsv g.pct - | awk -F'\t' 'NR > 1 { n += $1 } END { exit n != 160 }' ||
-	fail "report FILE - should sum both (160 samples)"
+printf 'module\tbuild_id\toffset\tsamples\n/x/prog\t\t0x10\t7\n' | "$PROGS/mkprofile" h.pct || fail "mkprofile h.pct"
+cat h.pct | "$P" report --format=tsv g.pct - | awk -F'\t' 'NR > 1 { n += $1 } END { exit n != 87 }' ||
+	fail "report FILE - should sum both (87 samples)"
+# the same profile as a file and on standard input: refused
+cat g.pct | "$P" report g.pct - >/dev/null 2>err.txt; rc=$?
+[ $rc = 1 ] && grep -qF "'g.pct' and 'standard input' hold the same profile" err.txt ||
+	fail "report g.pct - of g.pct: exit $rc, $(cat err.txt)"
 cat g.pct | "$P" report - - >/dev/null 2>err && fail "a second '-' must be refused"
 grep -q "standard input" err || fail "a second '-': $(cat err)"
 "$P" report - <junk.pct >/dev/null 2>err; rc=$?
