@@ -170,6 +170,7 @@ int rt_sig_mine(const siginfo_t *si)
 static int vmask_fall_back(int sig, siginfo_t *si, void *uc);
 static void forward_depth(int d);
 static void settle(int sig);
+static void reopen(int sig, void *uc);
 #else
 int rt_sig_vblocked(void)
 {
@@ -197,8 +198,12 @@ void rt_sig_forward(int sig, siginfo_t *si, void *uc)
 	if (vmask_fall_back(sig, si, uc))
 		return;  /* the thread blocks it: pending in the kernel again */
 #endif
-	if (a.sa_handler == SIG_IGN)
+	if (a.sa_handler == SIG_IGN) {
+#ifndef RT_NO_INTERPOSE
+		reopen(sig, uc);
+#endif
 		return;
+	}
 	if (a.sa_handler == SIG_DFL) {
 		/* the default action of SIGSTKFLT and the real-time signals:
 		 * end the process by this signal */
@@ -238,6 +243,9 @@ void rt_sig_forward(int sig, siginfo_t *si, void *uc)
 	forward_depth(-1);
 #endif
 	real_pthread_sigmask(SIG_SETMASK, &saved, NULL);
+#ifndef RT_NO_INTERPOSE
+	reopen(sig, uc);
+#endif
 }
 
 /*
@@ -342,6 +350,25 @@ static void settle(int sig)
 	sigemptyset(&one);
 	sigaddset(&one, sig);
 	real_pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+	resume();
+}
+
+/* async-signal-safe (the handler, after the program's disposition): a
+ * thread fallen back to the kernel's blocking took its program instance
+ * through a mask it opened for a moment (sigsuspend(2), ppoll(2),
+ * pselect(2), epoll_pwait(2) with the old mask).  Those calls restore, on
+ * return, the mask in the signal's frame (uc_sigmask), which still blocks
+ * pct's signal: unless another instance is pending, the thread goes back
+ * to the virtual blocking, the frame's mask opens pct's signal, and
+ * sampling resumes (without this, such a thread was never sampled again
+ * until the program unblocked the signal). */
+static void reopen(int sig, void *uc)
+{
+	sigset_t pend;
+	if (!vmask.real || real_sigpending == NULL || real_sigpending(&pend) != 0 || sigismember(&pend, sig) == 1)
+		return;
+	vmask.real = 0;
+	sigdelset(&((ucontext_t *)uc)->uc_sigmask, sig);
 	resume();
 }
 
