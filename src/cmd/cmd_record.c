@@ -493,9 +493,9 @@ static int finish(const char *file, const char *shown, const char *cmd, int with
  */
 static void print_coverage(const struct run *run, const char *event)
 {
-	int user = (event && strcmp(event, "user") == 0) || run->perf;
-	if (event && strcmp(event, "cpu") != 0 && !user)
+	if (event && strcmp(event, "cpu") != 0 && strcmp(event, "user") != 0)
 		return;
+	int user = (event && strcmp(event, "user") == 0) || run->perf;
 	uint64_t tree = user ? run->user_ns : run->cpu_ns;
 	double share = tree ? 100.0 * (double)run->sampled_ns / (double)tree : 0;
 	/* Above 100% of the user time (pct's own signals at -g or high rates

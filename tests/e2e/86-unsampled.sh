@@ -121,6 +121,11 @@ case $line in
 *"of CPU time"*) echo "perf events refused: CPU-time timers, whose coverage is of the whole CPU time" ;;
 *) fail "no coverage line: $(cat u.err)" ;;
 esac
+# wall-clock samples cover no CPU time: no coverage line (it said "0% of
+# user CPU time", with a pointer to UNSAMPLED TIME)
+"$PCTBIN" record -e wall -o w.pct "$PROGS/selftime" 0.2 >/dev/null 2>w.err || fail "record -e wall: $(cat w.err)"
+grep -q 'samples cover' w.err && fail "-e wall states a CPU-time coverage: $(cat w.err)"
+grep -q '^pct: .* samples' w.err || fail "-e wall: no summary: $(cat w.err)"
 
 # several files: the times before sampling add up, and the expectation too;
 # merge keeps them
