@@ -361,11 +361,15 @@ static void settle(int sig)
  * pct's signal: unless another instance is pending, the thread goes back
  * to the virtual blocking, the frame's mask opens pct's signal, and
  * sampling resumes (without this, such a thread was never sampled again
- * until the program unblocked the signal). */
+ * until the program unblocked the signal).  Only the first frame of such a
+ * call carries the restored mask, with pct's signal in it; a frame stacked
+ * on another handler's, or in the program's handler for pct's signal,
+ * carries the mask of that moment and is left alone. */
 static void reopen(int sig, void *uc)
 {
 	sigset_t pend;
-	if (!vmask.real || real_sigpending == NULL || real_sigpending(&pend) != 0 || sigismember(&pend, sig) == 1)
+	if (!vmask.real || vmask.forward || sigismember(&((ucontext_t *)uc)->uc_sigmask, sig) != 1 ||
+	    real_sigpending == NULL || real_sigpending(&pend) != 0 || sigismember(&pend, sig) == 1)
 		return;
 	vmask.real = 0;
 	sigdelset(&((ucontext_t *)uc)->uc_sigmask, sig);

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <linux/perf_event.h>
 #include <limits.h>
@@ -504,7 +505,7 @@ static void print_coverage(const struct run *run, const char *event)
 	char more[160] = "";
 	if (tree && share < 90)
 		snprintf(more, sizeof more, "; see pct-record(1), UNSAMPLED TIME");
-	else if (user && share >= 100.5 && run->cpu_ns > run->user_ns)
+	else if (user && nearbyint(share) > 100 && run->cpu_ns > run->user_ns)  /* as %.0f prints it */
 		snprintf(more, sizeof more, "; above 100%%: the kernel divides user from system time at its tick; "
 			 "of all %.3f s of CPU time, %.0f%%", run->cpu_ns / 1e9,
 			 100.0 * (double)run->sampled_ns / (double)run->cpu_ns);

@@ -168,7 +168,7 @@ double profile_rate(const struct profile *p);
 
 /* The profile's identity: FNV-1a over its pid, its two start times
  * (clock_start_ns, start_time_ns), its sample total and a sum of a hash
- * of each sample's (offset, count), which a merged file's copy keeps
+ * of each sample's (module path and build-id, offset, count), which a merged file's copy keeps
  * whatever its table's order.  The same process's profile read twice (a
  * file named twice, a copy, a member of a merge) has the same identity;
  * two processes share one only by a 64-bit collision. */

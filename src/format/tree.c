@@ -389,7 +389,7 @@ int tree_merge(const char *path, char *const *files, size_t nfiles, uint32_t *ru
 		uint32_t dup_pid = 0;
 		for (size_t i = 0; i < k; i++) {
 			uint64_t *at = u64map_slot(&seen, profile_identity(&v[i]));
-			if (*at && *at != f + 1 && dup < 0) {
+			if (*at && dup < 0) {
 				dup = (int)(*at - 1);
 				dup_pid = v[i].hdr.pid;
 			}

@@ -73,9 +73,9 @@ int tree_members_read(const char *file, struct profile **out, struct tree_member
  * `pct merge`: write the profiles of files (nfiles >= 1) as one tree file
  * at path (tree_write), the runs kept apart: each file's runs are
  * renumbered after the runs of the files before it.  *runs and *members
- * say how many runs and profiles it holds.  A process's profile found in
- * two of the files (a file named twice, or a copy: profile_identity) is
- * refused, as it would stand for two runs that agree by construction;
+ * say how many runs and profiles it holds.  A process's profile found
+ * twice (a file named twice, a copy, or twice in one file:
+ * profile_identity) is refused, as it would stand for two runs that agree by construction;
  * the files are not otherwise checked against each other (pset_load does
  * that).  Returns 0, or -1 with err set.
  */

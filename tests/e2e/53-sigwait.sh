@@ -86,9 +86,10 @@ for mode in "" "-g"; do
 	a=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
 		$k["function"] == "after_work" { n += $k["samples"] } END { print n + 0 }' s.tsv)
 	echo "sigsuspend ${mode:-(default)}: after_work $a samples (100 nominal)"
-	# at least half the nominal 100: a loaded machine loses some
-	# CPU-timer expirations (e2e 27), never most
-	[ "$a" -ge 50 ] || fail "record $mode: after sigsuspend, after_work took $a samples of 100"
+	# at least a quarter of the nominal 100: a loaded machine loses
+	# many CPU-timer expirations (46 of 100 seen in e2e 25); the fault
+	# gave 0
+	[ "$a" -ge 25 ] || fail "record $mode: after sigsuspend, after_work took $a samples of 100"
 	rm -f s.pct
 done
 # A thread that blocks every signal around short stretches of work is
