@@ -122,7 +122,7 @@ static int read_pset(struct side *sd, struct pset *s, const struct view *v, char
 	char err[512];
 	uint64_t id = 0;               /* the run's: its profiles' identities, combined */
 	for (size_t i = 0; i < s->nprofiles; i++)
-		id = (id ^ profile_identity(&s->profiles[i])) * UINT64_C(0x100000001b3);
+		id = (id ^ profile_identity(&s->profiles[i])) * FNV1A_PRIME;
 	FILE *in = pipeline_run(s, v, b, &e);
 	if (in == NULL)
 		return error_report(&e);

@@ -190,6 +190,18 @@ void finish_stdout(void)
 		die("error writing the output: %s", strerror(err));
 }
 
+uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ ((const unsigned char *)p)[i]) * FNV1A_PRIME;
+	return h;
+}
+
+uint64_t module_hash(const char *path, const uint8_t *build_id, size_t build_id_len)
+{
+	return fnv1a(fnv1a(FNV1A_BASIS, path, strlen(path) + 1), build_id, build_id_len);
+}
+
 const char *path_base(const char *path)
 {
 	const char *s = strrchr(path, '/');

@@ -89,6 +89,15 @@ void put_tsv_field(const char *s, FILE *out);
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
+/* FNV-1a (Fowler, Noll, Vo; 64-bit): h updated with the n bytes at p;
+ * start from FNV1A_BASIS.  A hash for tables, not a checksum. */
+#define FNV1A_BASIS UINT64_C(0xcbf29ce484222325)
+#define FNV1A_PRIME UINT64_C(0x100000001b3)
+uint64_t fnv1a(uint64_t h, const void *p, size_t n);
+
+/* A module's key: FNV-1a of its path, a NUL and its build-id. */
+uint64_t module_hash(const char *path, const uint8_t *build_id, size_t build_id_len);
+
 /* Base name of a path, without copying ("/a/b" -> "b"). */
 const char *path_base(const char *path);
 

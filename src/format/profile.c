@@ -1171,30 +1171,20 @@ int profile_measures_cpu(const struct profile *p)
 
 uint64_t profile_identity(const struct profile *p)
 {
-	const uint64_t prime = UINT64_C(0x100000001b3);   /* FNV-1a's 64-bit prime and basis */
-	uint64_t id = UINT64_C(0xcbf29ce484222325);
-	id = (id ^ p->hdr.pid) * prime;
-	id = (id ^ p->hdr.clock_start_ns ^ (uint64_t)p->hdr.start_time_ns) * prime;
-	id = (id ^ p->total) * prime;
-	uint64_t sum = 0, nomod = 0;
-	uint64_t *mod = calloc(p->nmodules ? p->nmodules : 1, sizeof *mod);  /* FNV-1a of each module's path */
-	for (size_t m = 0; mod && m < p->nmodules; m++) {
-		mod[m] = UINT64_C(0xcbf29ce484222325);
-		for (const char *c = p->modules[m].path ? p->modules[m].path : ""; *c; c++)
-			mod[m] = (mod[m] ^ (unsigned char)*c) * prime;
-		for (size_t b = 0; b < p->modules[m].build_id_len && b < sizeof p->modules[m].build_id; b++)
-			mod[m] = (mod[m] ^ p->modules[m].build_id[b]) * prime;
-	}
+	uint64_t head[4] = { p->hdr.pid, p->hdr.clock_start_ns, (uint64_t)p->hdr.start_time_ns, p->total };
+	uint64_t id = fnv1a(FNV1A_BASIS, head, sizeof head), sum = 0;
+	uint64_t *mod = xcalloc(p->nmodules + 1, sizeof *mod);  /* each module's key; [nmodules]: none */
+	for (size_t m = 0; m < p->nmodules; m++)
+		mod[m] = module_hash(p->modules[m].path, p->modules[m].build_id, p->modules[m].build_id_len);
 	for (size_t i = 0; i < p->nsamples; i++) {
-		uint32_t m = p->samples[i].module;
-		uint64_t x = (p->samples[i].offset ^ (mod && m < p->nmodules ? mod[m] : nomod)) * prime ^
-			     p->samples[i].count;
+		uint32_t m = p->samples[i].module < p->nmodules ? p->samples[i].module : (uint32_t)p->nmodules;
+		uint64_t x = (p->samples[i].offset ^ mod[m]) * FNV1A_PRIME ^ p->samples[i].count;
 		x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);  /* splitmix64's finalizer */
 		x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
 		sum += x ^ (x >> 31);
 	}
 	free(mod);
-	return (id ^ sum) * prime;
+	return (id ^ sum) * FNV1A_PRIME;
 }
 
 void profile_twice_error(char *err, size_t errlen, const char *a, const char *b, uint32_t pid)

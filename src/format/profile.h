@@ -167,9 +167,9 @@ const char *event_name(uint32_t event);
 double profile_rate(const struct profile *p);
 
 /* The profile's identity: FNV-1a over its pid, its two start times
- * (clock_start_ns, start_time_ns), its sample total and a sum of a hash
- * of each sample's (module path and build-id, offset, count), which a merged file's copy keeps
- * whatever its table's order.  The same process's profile read twice (a
+ * (clock_start_ns, start_time_ns) and its sample total, and a sum of a
+ * hash of each sample's (module_hash, offset, count), which a merged
+ * file's copy keeps whatever its table's order.  The same process's profile read twice (a
  * file named twice, a copy, a member of a merge) has the same identity;
  * two processes share one only by a 64-bit collision. */
 uint64_t profile_identity(const struct profile *p);

@@ -17,14 +17,7 @@ static uint32_t intern_module(struct pset *s, const struct profile_module *m, co
 {
 	if (path == NULL)
 		path = m->path;
-	uint64_t key = 1469598103934665603u;           /* FNV-1a of path, NUL, build-id */
-	for (const char *c = path;; c++) {
-		key = (key ^ (unsigned char)*c) * 1099511628211u;
-		if (*c == '\0')
-			break;
-	}
-	for (size_t i = 0; i < m->build_id_len; i++)
-		key = (key ^ m->build_id[i]) * 1099511628211u;
+	uint64_t key = module_hash(path, m->build_id, m->build_id_len);
 	if (s->modindex == NULL)
 		s->modindex = xcalloc(1, sizeof *s->modindex);
 	uint64_t *slot;

@@ -75,9 +75,9 @@ int tree_members_read(const char *file, struct profile **out, struct tree_member
  * renumbered after the runs of the files before it.  *runs and *members
  * say how many runs and profiles it holds.  A process's profile found
  * twice (a file named twice, a copy, or twice in one file:
- * profile_identity) is refused, as it would stand for two runs that agree by construction;
- * the files are not otherwise checked against each other (pset_load does
- * that).  Returns 0, or -1 with err set.
+ * profile_identity) is refused, as it would stand for two runs that
+ * agree by construction; the files are not otherwise checked against
+ * each other (pset_load does that).  Returns 0, or -1 with err set.
  */
 int tree_merge(const char *path, char *const *files, size_t nfiles, uint32_t *runs, size_t *members, char *err,
 	       size_t errlen);

@@ -155,19 +155,12 @@ static const char *own(struct symtab *st, char *s)
 	return st->strs[st->nstrs++] = s;
 }
 
-static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ ((const unsigned char *)p)[i]) * 1099511628211u;   /* FNV-1a */
-	return h;
-}
-
 /* The symtab's copy of the string s: one per distinct content, so it
  * survives the session it was read from and compares equal by pointer.
  * If take, s is malloc'd and taken over. */
 static size_t intern_index(struct symtab *st, const char *s, int take)
 {
-	uint64_t key = hash_bytes(1469598103934665603u, s, strlen(s));
+	uint64_t key = fnv1a(FNV1A_BASIS, s, strlen(s));
 	uint64_t *slot;
 	while ((slot = u64map_get(&st->interned, key)) != NULL) {
 		if (strcmp(st->strs[*slot], s) == 0) {
@@ -484,19 +477,13 @@ static int use(struct symtab *st)
 	return 0;
 }
 
-static uint64_t cache_hash(const char *path, const uint8_t *build_id, size_t build_id_len)
-{
-	uint64_t h = hash_bytes(1469598103934665603u, path, strlen(path) + 1);
-	return hash_bytes(h, build_id, build_id_len);
-}
-
 static void cache_rehash(size_t nslots)
 {
 	free(cache_slots);
 	cache_slots = xcalloc(nslots, sizeof *cache_slots);
 	ncache_slots = nslots;
 	for (size_t c = 0; c < ncache; c++) {
-		size_t i = cache_hash(cache[c]->path, cache[c]->build_id, cache[c]->build_id_len) & (nslots - 1);
+		size_t i = module_hash(cache[c]->path, cache[c]->build_id, cache[c]->build_id_len) & (nslots - 1);
 		while (cache_slots[i])
 			i = (i + 1) & (nslots - 1);
 		cache_slots[i] = c + 1;
@@ -509,7 +496,7 @@ struct symtab *symtab_get(const char *path, const uint8_t *build_id, size_t buil
 		build_id_len = PCT_BUILD_ID_MAX;
 	if (2 * (ncache + 1) > ncache_slots)
 		cache_rehash(ncache_slots ? 2 * ncache_slots : 64);
-	size_t i = cache_hash(path, build_id, build_id_len) & (ncache_slots - 1);
+	size_t i = module_hash(path, build_id, build_id_len) & (ncache_slots - 1);
 	for (; cache_slots[i]; i = (i + 1) & (ncache_slots - 1)) {
 		struct symtab *c = cache[cache_slots[i] - 1];
 		if (c->build_id_len == build_id_len && strcmp(c->path, path) == 0 &&
