@@ -23,3 +23,14 @@ static inline void arch_regs(const void *uc, uint64_t *r)
 	r[31] = m->sp;
 	r[32] = m->pc;
 }
+
+/* async-signal-safe: the thread pointer (TPIDR_EL0).  glibc and musl put a
+ * thread's TCB, which it points at, at the top of its stack block, above
+ * the stack; read without a call, so that it is safe before a sanitizer's
+ * runtime has set the thread up. */
+static inline uintptr_t arch_thread_pointer(void)
+{
+	uintptr_t tp;
+	__asm__("mrs %0, tpidr_el0" : "=r"(tp));
+	return tp;
+}

@@ -27,3 +27,15 @@ static inline void arch_regs(const void *uc, uint64_t *r)
 		r[i] = (uint64_t)g[greg[i]];
 	r[16] = (uint64_t)g[REG_RIP];
 }
+
+/* async-signal-safe: the thread pointer (glibc and musl keep the TCB's own
+ * address at %fs:0).  Both put a thread's TCB at the top of its stack
+ * block, above the stack (x86_64 TLS variant II), so it bounds the stack
+ * from above; read without a call, so that it is safe before a
+ * sanitizer's runtime has set the thread up. */
+static inline uintptr_t arch_thread_pointer(void)
+{
+	uintptr_t tp;
+	__asm__("mov %%fs:0, %0" : "=r"(tp));
+	return tp;
+}

@@ -1,7 +1,8 @@
 /*
- * arch.h - the one architecture-specific fact the runtime needs: the
- * interrupted program counter, read from the signal's ucontext.  Porting
- * pct to another architecture means adding one arch-NAME.h beside this.
+ * arch.h - the architecture-specific facts the runtime needs: the
+ * interrupted program counter and registers, read from the signal's
+ * ucontext, and the thread pointer.  Porting pct to another architecture
+ * means adding one arch-NAME.h beside this.
  */
 #ifndef PCT_ARCH_H
 #define PCT_ARCH_H

@@ -161,31 +161,13 @@ static void ledger_init(const struct pct_header *h)
 	l->stacks_size = h->stacks_size;
 }
 
-/* Store the argv of this process in the string pool, NUL separated. */
+/* Store the command line (rt_cmdline) in the string pool, NUL separated. */
 static void store_cmdline(void)
 {
 	struct pct_header *h = rt_g.hdr;
-	char *dst = rt_g.strings + rt_g.led.strings_used;
-	size_t n = 0;
-
-	if (rt_g.argv) {
-		for (int i = 0; i < rt_g.argc; i++) {
-			size_t len = strlen(rt_g.argv[i]) + 1;
-			if (n + len > RT_CMDLINE_MAX)
-				break;
-			memcpy(dst + n, rt_g.argv[i], len);
-			n += len;
-		}
-	} else {
-		int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-		ssize_t r;
-		while (fd >= 0 && n < RT_CMDLINE_MAX && (r = read(fd, dst + n, RT_CMDLINE_MAX - n)) > 0)
-			n += (size_t)r;
-		if (fd >= 0)
-			close(fd);
-		while (n > 0 && dst[n - 1] != '\0')  /* cut a partial argument */
-			n--;
-	}
+	size_t n;
+	const char *line = rt_cmdline(&n);
+	memcpy(rt_g.strings + rt_g.led.strings_used, line, n);
 	h->cmdline_offset = rt_g.led.strings_used;
 	h->cmdline_len = (uint32_t)n;
 	rt_g.led.strings_used += n;

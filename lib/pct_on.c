@@ -64,17 +64,58 @@ static void base_name(char *out, size_t cap, const char *path)
 	out[n] = '\0';
 }
 
-static const char *argv0(char *buf, size_t cap)
+/*
+ * The command line, copied once with bounds, NUL separated: from the
+ * constructor's argv when it is the kernel's (before the program can
+ * rewrite it), else from /proc/self/cmdline when pct_on() runs.  Programs
+ * such as git and perf shorten argv in place and end it with NULL, as
+ * setproctitle does; the runtime never reads the program's argv after the
+ * constructor, so a forked child of such a program finds the copy.
+ */
+static char cmdline[RT_CMDLINE_MAX];
+static size_t cmdline_len;
+static int cmdline_known;
+
+static void cmdline_from_argv(int argc, char **argv)
 {
-	if (rt_g.argv)
-		return rt_g.argc > 0 ? rt_g.argv[0] : NULL;
-	FILE *f = fopen("/proc/self/cmdline", "re");
-	if (f == NULL)
-		return NULL;
-	size_t n = fread(buf, 1, cap - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return n ? buf : NULL;
+	size_t n = 0;
+	for (int i = 0; i < argc && argv[i]; i++) {
+		size_t len = strnlen(argv[i], sizeof cmdline - n);
+		if (n + len + 1 > sizeof cmdline)
+			break;
+		memcpy(cmdline + n, argv[i], len + 1);
+		n += len + 1;
+	}
+	cmdline_len = n;
+	cmdline_known = 1;
+}
+
+static void cmdline_from_proc(void)
+{
+	size_t n = 0;
+	ssize_t r;
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	while (fd >= 0 && n < sizeof cmdline && ((r = read(fd, cmdline + n, sizeof cmdline - n)) > 0 ||
+						 (r < 0 && errno == EINTR)))
+		n += r > 0 ? (size_t)r : 0;
+	if (fd >= 0)
+		close(fd);
+	while (n > 0 && cmdline[n - 1] != '\0')  /* cut a partial argument */
+		n--;
+	cmdline_len = n;
+	cmdline_known = 1;
+}
+
+const char *rt_cmdline(size_t *len)
+{
+	*len = cmdline_len;
+	return cmdline;
+}
+
+/* argv[0] from the copy, or NULL if the command line is empty. */
+static const char *argv0(void)
+{
+	return cmdline_len ? cmdline : NULL;
 }
 
 /*
@@ -83,11 +124,11 @@ static const char *argv0(char *buf, size_t cap)
  */
 static int expand_name(char *out, size_t cap, const char *pattern)
 {
-	char a0buf[PCT_PATH_MAX + 1], base[80], exe[PCT_PATH_MAX + 1];
+	char base[80], exe[PCT_PATH_MAX + 1];
 	size_t n = 0;
 
 	if (pattern[0] == '\0' || strcmp(pattern, "1") == 0) {
-		base_name(base, sizeof base, argv0(a0buf, sizeof a0buf));
+		base_name(base, sizeof base, argv0());
 		int w = snprintf(out, cap, "%s.%d.pct", base, (int)getpid());
 		return w < 0 || (size_t)w >= cap ? -1 : 0;
 	}
@@ -100,7 +141,7 @@ static int expand_name(char *out, size_t cap, const char *pattern)
 		} else if (p[0] == '%' && p[1] == 'e') {
 			ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
 			exe[len > 0 ? len : 0] = '\0';
-			base_name(base, sizeof base, len > 0 ? exe : argv0(a0buf, sizeof a0buf));
+			base_name(base, sizeof base, len > 0 ? exe : argv0());
 			ins = base;
 		} else if (p[0] == '%' && p[1] == '%') {
 			ins = "%";
@@ -214,8 +255,8 @@ static int name_in_dir(char *name, size_t cap)
 	}
 	if (!is_dir)
 		return 0;
-	char a0buf[PCT_PATH_MAX + 1], base[80];
-	base_name(base, sizeof base, argv0(a0buf, sizeof a0buf));
+	char base[80];
+	base_name(base, sizeof base, argv0());
 	int w = snprintf(name + len, cap - len, "%s%s.%d.pct", name[len - 1] == '/' ? "" : "/", base,
 			 (int)getpid());
 	if (w < 0 || (size_t)w >= cap - len) {
@@ -411,6 +452,8 @@ PUBLIC int pct_on(void)
 		rt_store(&rt_g.state, RT_IDLE);
 		return 0;
 	}
+	if (!cmdline_known)
+		cmdline_from_proc();
 	config_read();
 	struct stat err_st;
 	rt_g.err_known = fstat(STDERR_FILENO, &err_st) == 0;
@@ -498,13 +541,12 @@ PUBLIC const char *pct_output_path(void)
 __attribute__((constructor)) static void rt_init(int argc, char **argv, char **envp)
 {
 	rt_sig_resolve();
-	if (argv && argc >= 0 && argv[argc] == NULL && envp == argv + argc + 1) {
-		rt_g.argc = argc;
-		rt_g.argv = argv;
-	}
 	/* only a gate: pct_on() reads $PCT itself, with secure_getenv */
-	if (getenv("PCT"))
-		pct_on();
+	if (!getenv("PCT"))
+		return;
+	if (argv && argc >= 0 && argv[argc] == NULL && envp == argv + argc + 1)
+		cmdline_from_argv(argc, argv);
+	pct_on();
 }
 
 __attribute__((destructor)) static void rt_fini(void)

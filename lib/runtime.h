@@ -236,8 +236,6 @@ struct rt {
 	_Atomic int table_ready;       /* the file exists and table points into it */
 	atomic_flag module_lock;       /* held while appending a module record */
 	_Atomic int modules_pending;   /* the module table awaits its first full scan */
-	int argc;                      /* from the constructor, if trustworthy */
-	char **argv;
 	struct rt_method method;
 	/* in force, from cfg by pct_on() */
 	unsigned slots_log2;           /* $PCT_SLOTS */
@@ -386,6 +384,8 @@ int rt_output_create(void);                         /* async-signal-safe */
 void rt_output_finish(void);
 void rt_output_abandon(void);
 
+/* pct_on.c: the command line, copied at start (len: its bytes, NUL separated) */
+const char *rt_cmdline(size_t *len);
 /* pct_on.c: the host's limits (RESOURCES in libpct(3)) */
 uint32_t rt_getpid(void);                           /* async-signal-safe, never glibc's cache */
 /* Before execve and _exit (exec.c): under pct record, a process that took

@@ -50,24 +50,23 @@ static __thread struct {
 } self __attribute__((tls_model("initial-exec")));
 
 /* glibc's (ld.so): the stack pointer at process entry, above main's frame.
- * Weak: musl has none, and there pthread_getattr_np() finds the main
- * thread's stack too (by probing its mapping). */
+ * Weak: musl has none, and there the main thread's stack is left unbounded
+ * (each copy stops at the first unreadable page). */
 extern void *__libc_stack_end __attribute__((weak));
 
 /* Note where the calling thread's stack ends, for -g: called by each new
- * thread before it runs its start routine, and by the starting thread. */
+ * thread before it runs its start routine, and by the starting thread.
+ * No call into the C library: a new thread runs this before a sanitizer's
+ * runtime (TSan, ASan's static one) has set it up, and their interceptors
+ * of pthread_getattr_np and malloc then crash.  Another thread's stack is
+ * below its TCB (arch_thread_pointer); the main thread's ends at
+ * __libc_stack_end. */
 void rt_thread_stack_known(void)
 {
-	pthread_attr_t attr;
-	void *lo;
-	size_t size;
-	if (rt_gettid() == (uint32_t)getpid() && &__libc_stack_end != NULL) {
-		self.stack_hi = (uintptr_t)__libc_stack_end;
-	} else if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-		if (pthread_attr_getstack(&attr, &lo, &size) == 0)
-			self.stack_hi = (uintptr_t)lo + size;
-		pthread_attr_destroy(&attr);
-	}
+	if (rt_gettid() == rt_getpid())
+		self.stack_hi = &__libc_stack_end != NULL ? (uintptr_t)__libc_stack_end : 0;
+	else
+		self.stack_hi = arch_thread_pointer();
 }
 
 /*

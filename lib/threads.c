@@ -812,11 +812,32 @@ void rt_arms_forget_after_fork(void)
 
 /* ---- pthread_create() ---- */
 
+/* What a new thread needs from its creator, in a fixed pool rather than
+ * from malloc: the new thread releases its entry before the program's code
+ * runs, and a malloc'd one would be freed there, before a sanitizer's
+ * runtime (TSan) has set the thread up, which crashes in its free(). */
 struct start {
+	_Atomic int used;
 	void *(*fn)(void *);
 	void *arg;
 	int vblocked;  /* the creator blocks pct's signal (sig.c): so does the thread */
 };
+
+static struct start starts[RT_ARMS_MAX];
+static _Atomic unsigned starts_next;
+
+/* A free entry of the pool, or NULL if every one waits for its thread. */
+static struct start *start_take(void)
+{
+	unsigned first = rt_add(&starts_next, 1);
+	for (unsigned k = 0; k < RT_ARMS_MAX; k++) {
+		struct start *st = &starts[(first + k) % RT_ARMS_MAX];
+		int expect = 0;
+		if (rt_load_relaxed(&st->used) == 0 && rt_cas(&st->used, &expect, 1))
+			return st;
+	}
+	return NULL;
+}
 
 static void thread_done(void *unused)
 {
@@ -834,10 +855,10 @@ static void thread_done(void *unused)
 
 static void *thread_start(void *p)
 {
-	struct start st = *(struct start *)p;
+	struct start *sp = p, st = { .fn = sp->fn, .arg = sp->arg, .vblocked = sp->vblocked };
 	void *ret;
 
-	free(p);
+	rt_store(&sp->used, 0);
 	rt_sig_vinherit(st.vblocked);
 	if (rt_load_acquire(&rt_g.sampling) && rt_g.led.pid == rt_getpid() &&
 	    !rt_seccomp_changed()) {
@@ -871,8 +892,8 @@ int rt_thread_spawn(void *thread, const void *attr, void *(*fn)(void *), void *a
 
 /*
  * pthread_create(3), with the new thread armed for sampling while pct is
- * on; otherwise exactly glibc's.  If the wrapper cannot allocate its 16
- * bytes, the thread is created unarmed.
+ * on; otherwise exactly glibc's.  If the pool of starts is empty (4096
+ * threads created and not yet running), the thread is created unarmed.
  */
 PUBLIC int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
@@ -882,7 +903,7 @@ PUBLIC int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(
 	int vblocked = rt_sig_vblocked();
 	if ((rt_load(&rt_g.state) != RT_ON || rt_g.led.pid != rt_getpid()) && !vblocked)
 		return real(thread, attr, fn, arg);
-	struct start *st = malloc(sizeof *st);
+	struct start *st = start_take();
 	if (st == NULL)
 		return real(thread, attr, fn, arg);
 	st->fn = fn;
@@ -890,6 +911,6 @@ PUBLIC int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(
 	st->vblocked = vblocked;
 	int rc = real(thread, attr, thread_start, st);
 	if (rc != 0)
-		free(st);
+		rt_store(&st->used, 0);
 	return rc;
 }

@@ -53,8 +53,11 @@ static const char *write_profile(void)
 	rt_g.time_area_kb = 4;
 	CHECK(rt_output_prepare(name, 10, 0) == 0);
 	rt_modules_defer_scan();
-	/* what rt_sampling_start would note: the clock at the start */
-	rt_g.led.clock_start_ns = rt_g.hdr->clock_start_ns = 1000 * NS;
+	/* what rt_sampling_start would note: the clock at the start (now,
+	 * less the 2 s the samples below span, so that the end the writer
+	 * takes from the clock is after it however recently the machine booted) */
+	uint64_t now = rt_monotonic_ns();
+	rt_g.led.clock_start_ns = rt_g.hdr->clock_start_ns = now > 2 * NS ? now - 2 * NS : 0;
 	uintptr_t a = (uintptr_t)probe_a + 1, b = (uintptr_t)probe_b + 1;
 	for (int i = 0; i < 200; i++)
 		sample_at(a, (uint64_t)(199 - i) * (NS / 200));  /* backwards */
