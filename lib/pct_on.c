@@ -294,6 +294,45 @@ static int seccomp_refuses(void)
 	return 1;
 }
 
+/*
+ * A debugger or tracer (TracerPid in /proc/self/status) stops the program
+ * at every signal it receives, pct's samples too, and `gdb -batch` then
+ * kills it: under one, sampling does not start, with one warning naming
+ * the tracer and how to let pct's signal pass, unless $PCT_TRACED_OK is
+ * "1" (whoever sets it has told the tracer to pass the signal).  A tracer
+ * that attaches later is not seen (libpct(3), DEBUGGERS).
+ */
+static int traced_refuses(void)
+{
+	uint64_t tracer = 0, unused;
+	const char *ok = getenv("PCT_TRACED_OK");
+	if (rt_status_field("TracerPid", &tracer, &unused) != 0 || tracer == 0 || (ok && strcmp(ok, "1") == 0))
+		return 0;
+	char path[40], comm[24] = "?", tail[200];
+	snprintf(path, sizeof path, "/proc/%llu/comm", (unsigned long long)tracer);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, comm, sizeof comm - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n > 0)
+		comm[comm[n - 1] == '\n' ? n - 1 : n] = '\0';
+	for (char *c = comm; *c; c++)  /* a name is anyone's choice: no control bytes */
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	/* gdb has no name for SIGSTKFLT ("Unknown signal"), so cannot be
+	 * told to pass it: under gdb, pct samples with a real-time signal */
+	int sig = (int)rt_g.cfg.signo.value;
+	if (sig == SIGSTKFLT)
+		snprintf(tail, sizeof tail, "the program runs on without profiling (under gdb: set PCT_SIGNAL=40 "
+			 "and PCT_TRACED_OK=1, and in gdb: handle SIG40 nostop noprint pass)");
+	else
+		snprintf(tail, sizeof tail, "the program runs on without profiling (in gdb: handle SIG%d nostop "
+			 "noprint pass, and set PCT_TRACED_OK=1)", sig);
+	rt_say("a debugger or tracer is attached, which would stop the program at each of pct's samples:", comm,
+	       0, tail);
+	return 1;
+}
+
 /* Stop sampling, with one warning, if the process is under a seccomp
  * filter that was not there when sampling started (a filter that kills a
  * system call of the handler would turn the next sample into SIGSYS). */
@@ -459,7 +498,7 @@ PUBLIC int pct_on(void)
 	rt_g.err_known = fstat(STDERR_FILENO, &err_st) == 0;
 	rt_g.err_dev = rt_g.err_known ? (uint64_t)err_st.st_dev : 0;
 	rt_g.err_ino = rt_g.err_known ? (uint64_t)err_st.st_ino : 0;
-	if (seccomp_refuses())
+	if (seccomp_refuses() || traced_refuses())
 		goto fail;
 	unsigned hz = rt_config_value(&rt_g.cfg.hz);
 	if (strlen(pattern) >= sizeof rt_g.pattern || expand_name(name, sizeof name, pattern) != 0) {
