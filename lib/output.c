@@ -60,20 +60,29 @@
 #endif
 
 static struct {
-	void *staging;                 /* anonymous copy of everything before the table */
-	uint64_t staging_size;
+	/* The address range the file will be mapped at, reserved when the
+	 * profile is prepared (PROT_NONE, MAP_NORESERVE), with the staging
+	 * copy of everything before the table at its start: the file is
+	 * then mapped over it with MAP_FIXED, so that it never lands in a
+	 * hole the program found free since and means to map itself (JITs,
+	 * GCs and emulators reserve address space so). */
+	char *base;
+	uint64_t base_size;            /* bytes reserved at base */
+	uint64_t staging_size;         /* bytes of staging at base, read-write */
 	atomic_flag lock;              /* held while creating */
 	_Atomic int failed;
+	_Atomic int lost;              /* the file was truncated under the mapping (rt_output_fault) */
+	int shrunk;                    /* fit_limits made the file smaller */
 	unsigned first_k;              /* 1: never take the name itself (nth_name) */
-	int fd;                        /* the file, kept open with -g to trim it at the end */
-	struct stat st;                /* what fd was, to know it is still ours */
-	uint64_t reserved_size;        /* bytes of the rt_g.reserved bitmap mapping */
+	struct stat st;                /* the file as created: trim_stacks reopens it by name */
+	void *bits;                    /* the page bitmap for rt_g.reserved, made with the range */
+	uint64_t reserved_size;        /* bytes of the bitmap mapping */
 	_Atomic int full_warned;
 	char pid[24];                  /* decimal, for fallback names */
 	char final[PCT_PATH_MAX + 1];  /* the expanded $PCT */
 	char dir[PCT_PATH_MAX + 1];    /* DIR, or "." */
 	char tmp[PCT_PATH_MAX + 64];   /* DIR/.pct-tmp.PID, where O_TMPFILE is not supported */
-} out = { .lock = ATOMIC_FLAG_INIT, .fd = -1 };
+} out = { .lock = ATOMIC_FLAG_INIT };
 
 static int64_t realtime_ns(void)
 {
@@ -186,7 +195,8 @@ static void point_into(void *base)
  * async-signal-safe: the most bytes the file may have without harming the
  * program: below RLIMIT_FSIZE (past it ftruncate would raise SIGXFSZ, which
  * kills), and leaving the program max(64 MiB, a quarter of RLIMIT_AS) of
- * its address space.  UINT64_MAX without limits.
+ * its address space, of which pct's own range (out.base_size, in VmSize)
+ * is not the program's.  UINT64_MAX without limits.
  */
 static uint64_t room_for_file(void)
 {
@@ -198,7 +208,8 @@ static uint64_t room_for_file(void)
 		uint64_t keep = rl.rlim_cur / 4 > RT_AS_HEADROOM ? rl.rlim_cur / 4 : RT_AS_HEADROOM;
 		if (rt_status_field("VmSize", &vm_kb, &unused) != 0)
 			return 0;
-		uint64_t used = vm_kb * 1024 + keep;
+		uint64_t mine = out.base ? out.base_size + out.reserved_size : 0;
+		uint64_t used = (vm_kb * 1024 > mine ? vm_kb * 1024 - mine : 0) + keep;
 		uint64_t as_room = used < rl.rlim_cur ? rl.rlim_cur - used : 0;
 		room = as_room < room ? as_room : room;
 	}
@@ -218,9 +229,55 @@ static uint64_t layout_size(unsigned slots_log2, uint64_t ticks, uint32_t bucket
 	return bad ? UINT64_MAX : lay->file_size;
 }
 
+static int fit_limits(struct pct_header *h);
+
+/* Let go of the reserved range and the page bitmap. */
+static void range_free(void)
+{
+	if (out.base)
+		munmap(out.base, out.base_size);
+	if (out.bits)
+		munmap(out.bits, out.reserved_size);
+	out.base = NULL;
+	out.bits = NULL;
+	out.base_size = out.reserved_size = 0;
+}
+
+/*
+ * Reserve the file's address range (size bytes), with its first staging
+ * bytes read-write, and the page bitmap (rt_g.reserved) for it.  0, or -1.
+ */
+static int range_reserve(uint64_t size, uint64_t staging)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned shift = 12;
+	while ((1L << shift) < page)
+		shift++;
+	void *p = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	out.base = p;
+	out.base_size = size;
+	uint64_t pages = (size + (UINT64_C(1) << shift) - 1) >> shift;
+	out.reserved_size = ((pages + 63) / 64) * 8;
+	void *bits = mmap(NULL, out.reserved_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			  -1, 0);
+	out.bits = bits == MAP_FAILED ? NULL : bits;
+	if (out.bits == NULL)
+		out.reserved_size = 0;
+	rt_g.reserve_shift = shift;
+	if (mprotect(p, staging, PROT_READ | PROT_WRITE) != 0) {
+		range_free();
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Build the header, module table and string pool in memory for a file to
- * be named name.  Returns 0, or -1 after one warning.
+ * be named name, in the address range the file will have (fitted to the
+ * program's limits now; again when it is created).  Returns 0, or -1
+ * after one warning.
  */
 int rt_output_prepare(const char *name, unsigned slots_log2, int derived)
 {
@@ -240,50 +297,46 @@ int rt_output_prepare(const char *name, unsigned slots_log2, int derived)
 	snprintf(out.dir, sizeof out.dir, "%.*s", dirlen ? dirlen : 1, dirlen ? name : ".");
 	out.first_k = derived ? 1 : 0;
 	snprintf(out.pid, sizeof out.pid, "%d", (int)getpid());
-	out.staging_size = h.table_offset;
-	out.staging = mmap(NULL, out.staging_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (out.staging == MAP_FAILED) {
-		rt_warn("cannot allocate memory for the profile", name, errno);
-		return -1;
-	}
-	memcpy(out.staging, &h, sizeof h);
 	ledger_init(&h);
+	rt_g.slots_mask = h.table_slots - 1;
+	rt_g.slots_limit = h.table_slots - h.table_slots / 8;
+	rt_g.slots_shift = 64 - slots_log2;
 	rt_store(&rt_g.table_ready, 0);
 	rt_store(&out.failed, 0);
+	rt_store(&out.lost, 0);
+	out.shrunk = 0;
 	rt_g.table = NULL;
 	rt_g.stacks = NULL;
 	rt_g.ticks = NULL;
 	rt_g.buckets = NULL;
-	point_into(out.staging);
-	rt_g.slots_mask = h.table_slots - 1;
-	rt_g.slots_limit = h.table_slots - h.table_slots / 8;
-	rt_g.slots_shift = 64 - slots_log2;
-	store_cmdline();
-	struct pct_layout smallest;
-	if (layout_size(RT_MIN_SLOTS_LOG2, h.ticks_max ? RT_MIN_TIME_AREA / sizeof(struct pct_tick) : 0,
-			UINT32_C(1) << RT_MIN_BUCKETS_LOG2, h.stacks_size ? RT_MIN_STACK_AREA : 0, &smallest) >
-	    room_for_file()) {
+	rt_g.hdr = NULL;
+	if (fit_limits(&h) != 0) {
 		rt_warn("the file size or address space limit leaves no room for the profile", name, 0);
-		munmap(out.staging, out.staging_size);
-		out.staging = NULL;
-		rt_g.hdr = NULL;
 		return -1;
 	}
+	out.staging_size = h.table_offset;
+	if (range_reserve(h.file_size, out.staging_size) != 0) {
+		rt_warn("cannot reserve address space for the profile", name, errno);
+		return -1;
+	}
+	memcpy(out.base, &h, sizeof h);
+	point_into(out.base);
+	store_cmdline();
 	return 0;
 }
 
 /*
- * async-signal-safe: make the prepared file fit the program's limits
- * (room_for_file) before it exists: a smaller tick log first, then a
- * smaller bucket table, a smaller stack region, and fewer table slots,
- * down to RT_MIN_TIME_AREA, RT_MIN_BUCKETS_LOG2, RT_MIN_STACK_AREA and
- * RT_MIN_SLOTS_LOG2.  The table is not in use yet,
- * so its size may still change.  0 (with one note if it shrank), or -1 if
+ * async-signal-safe: make the prepared file (header h, and the ledger) fit
+ * the program's limits (room_for_file) before it exists: a smaller tick
+ * log first, then a smaller bucket table, a smaller stack region, and
+ * fewer table slots, down to RT_MIN_TIME_AREA, RT_MIN_BUCKETS_LOG2,
+ * RT_MIN_STACK_AREA and RT_MIN_SLOTS_LOG2.  The table is not in use yet,
+ * so its size may still change, and it only shrinks: the file always fits
+ * the range reserved for it.  0 (with one note if it shrank), or -1 if
  * even the smallest file does not fit.
  */
-static int fit_limits(void)
+static int fit_limits(struct pct_header *h)
 {
-	struct pct_header *h = out.staging;
 	struct rt_ledger *l = &rt_g.led;
 	uint64_t room = room_for_file();
 	if (l->file_size <= room)
@@ -336,8 +389,7 @@ static int fit_limits(void)
 	rt_g.slots_mask = h->table_slots - 1;
 	rt_g.slots_limit = h->table_slots - h->table_slots / 8;
 	rt_g.slots_shift = 64 - log2;
-	rt_say("the profile is made smaller to fit the file size or address space limit", out.final, 0,
-	       "fewer distinct samples, sample times or call stacks fit in it");
+	out.shrunk = 1;  /* said when the file is created: a process that never samples says nothing */
 	return 0;
 }
 
@@ -414,6 +466,30 @@ static int populate_errno(int err)
 	return err == EFAULT ? ENOSPC : err;
 }
 
+static void range_scrub(void);
+
+/* async-signal-safe: the file was truncated under the mapping: the range
+ * becomes pct's own zero memory and sampling stops, with one warning (a
+ * thread that faults meanwhile runs its write again until this one is
+ * done: the range is always mapped). */
+static void lose_file(void)
+{
+	if (rt_xchg(&out.lost, 1))
+		return;
+	range_scrub();
+	rt_sampling_disarm();
+	rt_warn("another program truncated the profile; what it held is lost:", rt_g.path, 0);
+}
+
+/* async-signal-safe: is the file under its name shorter than the runtime
+ * made it (truncated by another program)? */
+static int file_truncated(void)
+{
+	struct stat st;
+	return rt_g.path[0] && stat(rt_g.path, &st) == 0 && st.st_ino == out.st.st_ino && st.st_dev == out.st.st_dev &&
+	       (uint64_t)st.st_size < rt_g.led.file_size;
+}
+
 /*
  * async-signal-safe: the slow path of rt_reserve (runtime.h), which has
  * checked that pages are reserved one by one and len > 0: reserve the
@@ -435,6 +511,10 @@ int rt_output_reserve(const void *p, size_t len)
 			j++;
 		if (madvise(rt_g.reserve_base + (i << shift), (size_t)(j - i + 1) << shift,
 			    MADV_POPULATE_WRITE) != 0) {
+			if (errno == EFAULT && file_truncated()) {
+				lose_file();
+				return -1;
+			}
 			int err = populate_errno(errno);
 			if (!rt_xchg(&out.full_warned, 1))
 				rt_warn("no room to extend the profile; later samples that need more of it are "
@@ -450,32 +530,24 @@ int rt_output_reserve(const void *p, size_t len)
 
 /*
  * async-signal-safe: get ready to reserve the file mapped at map (size
- * bytes) page by page: a bitmap of its pages, and the check that this
- * kernel has MADV_POPULATE_WRITE, on the header's page.  Returns 1 if
+ * bytes) page by page: the bitmap made with the range, and the check that
+ * this kernel has MADV_POPULATE_WRITE, on the header's page.  Returns 1 if
  * pages will be reserved as they are used, 0 if the whole file must be
- * reserved now (an older kernel, or no memory for the bitmap), -1 if
- * there is no room even for the header.
+ * reserved now (an older kernel, or no bitmap), -1 if there is no room
+ * even for the header.
  */
-static int reserve_lazily(char *map, uint64_t size)
+static int reserve_lazily(char *map)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	unsigned shift = 12;
-	while ((1L << shift) < page)
-		shift++;
-	uint64_t pages = (size + (UINT64_C(1) << shift) - 1) >> shift;
-	out.reserved_size = ((pages + 63) / 64) * 8;
-	void *bits = mmap(NULL, out.reserved_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (bits == MAP_FAILED)
+	unsigned shift = rt_g.reserve_shift;
+	if (out.bits == NULL)
 		return 0;
 	if (madvise(map, (size_t)1 << shift, MADV_POPULATE_WRITE) != 0) {
 		int err = populate_errno(errno);
-		munmap(bits, out.reserved_size);
 		errno = err;
 		return err == EINVAL ? 0 : -1;
 	}
-	rt_g.reserved = bits;
+	rt_g.reserved = out.bits;
 	rt_g.reserved[0] = 1;
-	rt_g.reserve_shift = shift;
 	rt_g.reserve_base = map;
 	return 1;
 }
@@ -483,8 +555,6 @@ static int reserve_lazily(char *map, uint64_t size)
 /* Forget the page bitmap of a file no longer ours (a forked child). */
 static void reserve_forget(void)
 {
-	if (rt_g.reserved)
-		munmap((void *)rt_g.reserved, out.reserved_size);
 	rt_g.reserved = NULL;
 	rt_g.reserve_base = NULL;
 	rt_g.reserve_all = 0;
@@ -536,6 +606,34 @@ static int link_unnamed(int fd, const char *path)
 	return linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
 }
 
+/* async-signal-safe: write len bytes of buf at off of fd; 0, or -1 with
+ * errno. */
+static int write_at(int fd, const void *buf, size_t len, uint64_t off)
+{
+	for (size_t done = 0; done < len;) {
+		ssize_t w = pwrite(fd, (const char *)buf + done, len - done, (off_t)(off + done));
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = ENOSPC;
+			return -1;
+		}
+		done += (size_t)w;
+	}
+	return 0;
+}
+
+/* async-signal-safe: make the whole reserved range plain zero memory of
+ * pct's own (after a failed or lost file), so that any pointer into it
+ * stays safe to use; the file, if mapped, is let go. */
+static void range_scrub(void)
+{
+	if (out.base)
+		mmap(out.base, out.base_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+		     MAP_FIXED, -1, 0);
+}
+
 /*
  * async-signal-safe: create the file, copy the prepared part into it and
  * make the handler count into its table from now on.  A thread that finds
@@ -574,12 +672,16 @@ int rt_output_create(void)
 	 * memory, which may hold secrets) nobody else may read it. */
 	int named = 0;
 	mode_t mode = rt_g.stack_bytes ? 0600 : 0644;
-	if (fit_limits() != 0) {
+	if (fit_limits(rt_g.hdr) != 0) {
 		err = EFBIG;
 		step = "the file size or address space limit leaves no room for the profile";
 		goto fail;
 	}
 	size = rt_g.led.file_size;
+	if (out.shrunk)
+		rt_say("the profile is made smaller to fit the file size or address space limit", out.final, 0,
+		       "fewer distinct samples, sample times or call stacks fit in it");
+	out.shrunk = 0;
 	fd = open(out.dir, O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
 	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
 		named = 1;
@@ -600,16 +702,34 @@ int rt_output_create(void)
 		step = "cannot size the profile";
 		goto fail;
 	}
-	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	/* Copy only what is in use, and before the mapping replaces the
+	 * staging copy: the rest of a new file reads as zeros, and every page
+	 * written costs a block.  A full disk fails here, not with SIGBUS. */
+	const struct rt_ledger *l = &rt_g.led;
+	size_t modules_len = (size_t)rt_load(&rt_g.led.modules_count) * sizeof(struct pct_module);
+	if (write_at(fd, out.base, sizeof(struct pct_header), 0) != 0 ||
+	    write_at(fd, out.base + l->modules_offset, modules_len, l->modules_offset) != 0 ||
+	    write_at(fd, out.base + l->strings_offset, l->strings_used, l->strings_offset) != 0) {
+		err = errno;
+		step = err == ENOSPC || err == EDQUOT ? "no room for the profile" : "cannot write the profile";
+		goto fail;
+	}
+	/* Over the range reserved for it, and nowhere else; its tail, if
+	 * the file shrank since, is given back. */
+	map = mmap(out.base, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
 	if (map == MAP_FAILED) {
 		err = errno;
 		step = "cannot map the profile";
 		goto fail;
 	}
+	if (out.base_size > size) {
+		munmap(out.base + size, out.base_size - size);
+		out.base_size = size;
+	}
 	/* The table is touched at random: without this, each first touch of a
 	 * page reads ahead (zero-fills) a window of its neighbours. */
 	madvise(map, size, MADV_RANDOM);
-	int lazily = reserve_lazily(map, size);
+	int lazily = reserve_lazily(map);
 	if (lazily < 0) {
 		err = errno;
 		step = err == ENOSPC || err == EDQUOT ? "no room for the profile" : "cannot reserve the profile's pages";
@@ -623,20 +743,13 @@ int rt_output_create(void)
 		}
 		rt_g.reserve_all = 1;
 	}
-	/* Copy only what is in use: the rest of a new file reads as zeros, and
-	 * every page written here costs a fault and a block allocation. */
-	const struct rt_ledger *l = &rt_g.led;
-	size_t modules_len = (size_t)rt_load(&rt_g.led.modules_count) * sizeof(struct pct_module);
+	/* the pages written above hold blocks: noted as reserved */
 	if (rt_reserve((char *)map + l->modules_offset, modules_len) != 0 ||
 	    rt_reserve((char *)map + l->strings_offset, l->strings_used) != 0) {
 		err = ENOSPC;
 		step = "no room for the profile";
 		goto fail;
 	}
-	memcpy(map, out.staging, sizeof(struct pct_header));
-	memcpy((char *)map + l->modules_offset, (const char *)out.staging + l->modules_offset, modules_len);
-	memcpy((char *)map + l->strings_offset, (const char *)out.staging + l->strings_offset,
-	       l->strings_used);
 
 	err = EEXIST;
 	for (unsigned k = out.first_k; k < 1000 && err == EEXIST; k++) {
@@ -650,10 +763,9 @@ int rt_output_create(void)
 		goto fail;
 	if (named)
 		unlink(out.tmp);
-	if (rt_g.stack_bytes && fstat(fd, &out.st) == 0)
-		out.fd = fd;  /* kept to trim the stack region at the end */
-	else
-		close(fd);
+	if (fstat(fd, &out.st) != 0)
+		memset(&out.st, 0, sizeof out.st);
+	close(fd);  /* held by nothing but the mapping: the program's descriptors are its own */
 	fd = -1;
 	point_into(map);
 	rt_g.table = (struct pct_entry *)((char *)map + l->table_offset);
@@ -670,8 +782,7 @@ fail:
 	rt_sampling_disarm();
 	rt_warn(step, out.final, err);
 	reserve_forget();
-	if (map != MAP_FAILED)
-		munmap(map, size);
+	range_scrub();
 	if (fd >= 0)
 		close(fd);
 	if (named)
@@ -690,52 +801,76 @@ fail:
  */
 void rt_output_abandon(void)
 {
-	if (rt_load_acquire(&rt_g.table_ready))
-		munmap(rt_g.hdr, rt_g.led.file_size);
 	reserve_forget();
-	if (out.staging)
-		munmap(out.staging, out.staging_size);
-	out.staging = NULL;
+	range_free();  /* the parent's file mapping, or its staging copy */
 	rt_g.hdr = NULL;
 	rt_g.table = NULL;
 	rt_g.stacks = NULL;
 	rt_g.ticks = NULL;
 	rt_g.buckets = NULL;
 	rt_store(&rt_g.table_ready, 0);
-	if (out.fd >= 0)
-		close(out.fd);  /* the parent's file: the parent trims it */
-	out.fd = -1;
 	rt_store(&out.failed, 0);
+	rt_store(&out.lost, 0);
 	rt_unlock(&out.lock);
 	rt_unlock(&rt_g.module_lock);
+}
+
+/*
+ * async-signal-safe (the SIGBUS handler, sig.c): is addr in pct's file
+ * mapping?  Then another program has truncated the live file (`: > FILE`,
+ * cp /dev/null, rsync --inplace, logrotate's copytruncate), and the write
+ * that faulted would fault for ever: the mapping becomes zero memory of
+ * pct's own (range_scrub), the faulting write runs again there, and
+ * sampling stops, with one warning.  1 if the fault was pct's.
+ */
+int rt_output_fault(const void *addr)
+{
+	const char *a = addr;
+	if (!rt_load_acquire(&rt_g.table_ready) || out.base == NULL || a < out.base || a >= out.base + out.base_size)
+		return 0;
+	lose_file();
+	return 1;
 }
 
 /*
  * Give back the unused part of the stack region (64 MiB reserved by
  * default).  One addition closes the region to new records, so a handler
  * still running elsewhere writes only below what is kept; then the header
- * and the file shrink together.  Only if out.fd is still our file (a
- * program may close every descriptor and reuse the number).
+ * and the file shrink together.  The file is opened again by its name for
+ * this, and only if it is still the file created (the runtime holds no
+ * descriptor while the program runs): O_PATH and O_NOFOLLOW, fstat, then
+ * read-write through /proc/self/fd, so that a device or FIFO put under the
+ * name is never opened.
  */
 static void trim_stacks(struct pct_header *h)
 {
 	struct stat st;
 	struct rt_ledger *l = &rt_g.led;
-	if (out.fd < 0 || l->stacks_offset == 0 || rt_load(&rt_g.seccomp_warned))
+	if (l->stacks_offset == 0 || rt_load(&rt_g.seccomp_warned) || rt_load(&out.lost) || rt_g.path[0] == '\0')
 		return;  /* (under a seccomp filter that came late, no ftruncate) */
-	if (fstat(out.fd, &st) == 0 && st.st_ino == out.st.st_ino && st.st_dev == out.st.st_dev) {
-		uint64_t used = rt_add(&l->stacks_used, l->stacks_size + 1);
-		if (used > l->stacks_size)
-			used = l->stacks_size;
-		h->stacks_used = used;
-		uint64_t keep = (used + PCT_PAGE - 1) & ~(uint64_t)(PCT_PAGE - 1);  /* as pct_layout */
-		if (keep < l->stacks_size && ftruncate(out.fd, (off_t)(l->stacks_offset + keep)) == 0) {
-			h->stacks_size = keep;
-			h->file_size = l->stacks_offset + keep;
+	int pfd = open(rt_g.path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (pfd < 0)
+		return;
+	if (fstat(pfd, &st) == 0 && S_ISREG(st.st_mode) && st.st_ino == out.st.st_ino && st.st_dev == out.st.st_dev) {
+		char proc[40] = "/proc/self/fd/", num[12], *d = rt_utoa((uint64_t)pfd, num + sizeof num - 1);
+		num[sizeof num - 1] = '\0';
+		strcat(proc, d);
+		int fd = open(proc, O_RDWR | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+		if (fd >= 0 && fstat(fd, &st) == 0 && st.st_ino == out.st.st_ino && st.st_dev == out.st.st_dev) {
+			uint64_t used = rt_add(&l->stacks_used, l->stacks_size + 1);
+			if (used > l->stacks_size)
+				used = l->stacks_size;
+			h->stacks_used = used;
+			uint64_t keep = (used + PCT_PAGE - 1) & ~(uint64_t)(PCT_PAGE - 1);  /* as pct_layout */
+			if (keep < l->stacks_size && ftruncate(fd, (off_t)(l->stacks_offset + keep)) == 0) {
+				h->stacks_size = keep;
+				h->file_size = l->stacks_offset + keep;
+			}
 		}
-		close(out.fd);
+		if (fd >= 0)
+			close(fd);
 	}
-	out.fd = -1;
+	close(pfd);
 }
 
 /* Write the end of the profile, if one was created.  Only the process that

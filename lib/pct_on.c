@@ -108,6 +108,8 @@ static void cmdline_from_proc(void)
 
 const char *rt_cmdline(size_t *len)
 {
+	if (!cmdline_known)
+		cmdline_from_proc();
 	*len = cmdline_len;
 	return cmdline;
 }
@@ -115,7 +117,9 @@ const char *rt_cmdline(size_t *len)
 /* argv[0] from the copy, or NULL if the command line is empty. */
 static const char *argv0(void)
 {
-	return cmdline_len ? cmdline : NULL;
+	size_t len;
+	const char *line = rt_cmdline(&len);
+	return len ? line : NULL;
 }
 
 /*
@@ -491,8 +495,6 @@ PUBLIC int pct_on(void)
 		rt_store(&rt_g.state, RT_IDLE);
 		return 0;
 	}
-	if (!cmdline_known)
-		cmdline_from_proc();
 	config_read();
 	struct stat err_st;
 	rt_g.err_known = fstat(STDERR_FILENO, &err_st) == 0;

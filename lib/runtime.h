@@ -247,8 +247,8 @@ struct rt {
 	_Atomic int wall_alive;        /* from its start until the wall sampler thread returns */
 	_Atomic int main_pthread_exit; /* the main thread ended with pthread_exit(3) (sig.c) */
 
-	struct pct_header *hdr;        /* the file's MAP_SHARED mapping, or the
-					  anonymous staging copy before the first sample */
+	struct pct_header *hdr;        /* the file's MAP_SHARED mapping, or the anonymous staging
+					  copy before the first sample, at the same address */
 	struct pct_module *modules;
 	char *strings;
 	struct pct_thread *threads;    /* in the file; valid once table_ready */
@@ -383,6 +383,7 @@ int rt_output_prepare(const char *name, unsigned slots_log2, int derived);
 int rt_output_create(void);                         /* async-signal-safe */
 void rt_output_finish(void);
 void rt_output_abandon(void);
+int rt_output_fault(const void *addr);              /* async-signal-safe: a SIGBUS at addr was pct's */
 
 /* pct_on.c: the command line, copied at start (len: its bytes, NUL separated) */
 const char *rt_cmdline(size_t *len);

@@ -64,11 +64,21 @@ static int (*real_sigtimedwait)(const sigset_t *, siginfo_t *, const struct time
 static int (*real_signalfd)(int, const sigset_t *, int);
 static int (*real_sigaltstack)(const stack_t *, stack_t *);
 
-static _Atomic int sig_no;             /* pct's signal once its handler is installed, else 0 */
-/* The program's disposition of sig_no: two copies, the current one named
- * by virt_cur, so that the handler never reads one half-written. */
-static struct sigaction virt[2];
-static _Atomic int virt_cur;
+/*
+ * The program's dispositions of the signals whose kernel disposition is
+ * pct's: pct's own signal (VS_PCT), and SIGBUS (VS_BUS), which a write to
+ * pct's file mapping raises once another program has truncated the file
+ * (rt_output_fault).  Two copies of each, the current one named by cur,
+ * so that a handler never reads one half-written.
+ */
+enum { VS_PCT, VS_BUS, VS_N };
+struct vsig {
+	_Atomic int signo;             /* the signal once pct's handler holds it, else 0 */
+	struct sigaction v[2];
+	_Atomic int cur;
+};
+static struct vsig vs[VS_N];
+#define sig_no (vs[VS_PCT].signo)      /* pct's signal once its handler is installed, else 0 */
 
 #ifndef RT_NO_INTERPOSE
 /* The calling thread's blocking of pct's signal (see the wrappers below) */
@@ -122,8 +132,24 @@ int rt_sig_choose(void)
 	return s;
 }
 
+static void on_bus(int sig, siginfo_t *si, void *uc);
+
+/* pct's kernel disposition of SIGBUS: on_bus, on the alternate stack if
+ * the program's own disposition asks for it, so that a program's handler
+ * that on_bus calls runs where the program expects. */
+static int bus_install(const struct sigaction *prog)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_bus;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART | (prog->sa_flags & SA_ONSTACK);
+	sigemptyset(&sa.sa_mask);
+	return real_sigaction(SIGBUS, &sa, NULL);
+}
+
 /* Install handler for signo, keeping the disposition the program had as
- * its virtual one.  0, or -1 after a warning. */
+ * its virtual one; and on_bus for SIGBUS, likewise.  0, or -1 after a
+ * warning. */
 int rt_sig_install(int signo, void (*handler)(int, siginfo_t *, void *))
 {
 	struct sigaction sa;
@@ -134,11 +160,11 @@ int rt_sig_install(int signo, void (*handler)(int, siginfo_t *, void *))
 	}
 	if (rt_load(&sig_no) == signo)
 		return 0;
-	if (real_sigaction(signo, NULL, &virt[0]) != 0) {
+	if (real_sigaction(signo, NULL, &vs[VS_PCT].v[0]) != 0) {
 		rt_warn("cannot inspect the signal in $PCT_SIGNAL", NULL, errno);
 		return -1;
 	}
-	rt_store(&virt_cur, 0);
+	rt_store(&vs[VS_PCT].cur, 0);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = handler;
 	/* SA_ONSTACK: Go's runtime refuses handlers without it */
@@ -146,13 +172,21 @@ int rt_sig_install(int signo, void (*handler)(int, siginfo_t *, void *))
 	/* every signal blocked while pct's handler runs: a program's own
 	 * handler that siglongjmps must never leave from inside it, where pct
 	 * may hold a lock (rt_sig_forward restores the program's mask before
-	 * calling the program's handler) */
+	 * calling the program's handler); but SIGBUS, which a write to a
+	 * truncated file raises (on_bus), and which the kernel would turn
+	 * into death while blocked */
 	sigfillset(&sa.sa_mask);
+	sigdelset(&sa.sa_mask, SIGBUS);
 	if (real_sigaction(signo, &sa, NULL) != 0) {
 		rt_warn("cannot install pct's signal handler", NULL, errno);
 		return -1;
 	}
 	rt_store(&sig_no, signo);
+	if (rt_load(&vs[VS_BUS].signo) == 0 && real_sigaction(SIGBUS, NULL, &vs[VS_BUS].v[0]) == 0) {
+		rt_store(&vs[VS_BUS].cur, 0);
+		if (bus_install(&vs[VS_BUS].v[0]) == 0)
+			rt_store(&vs[VS_BUS].signo, SIGBUS);
+	}
 	return 0;
 }
 
@@ -188,64 +222,116 @@ static int requeue(int sig, siginfo_t *si)
 	return (int)syscall(SYS_rt_tgsigqueueinfo, getpid(), (pid_t)rt_gettid(), sig, si);
 }
 
-/* async-signal-safe: deliver sig, which pct did not send, as the program's
- * disposition says. */
-void rt_sig_forward(int sig, siginfo_t *si, void *uc)
+/* async-signal-safe: the program's disposition of sig (slot v), taken for
+ * one delivery: SA_RESETHAND resets it to SIG_DFL, as the kernel would. */
+static struct sigaction take_disposition(struct vsig *v)
 {
-	struct sigaction a = virt[rt_load(&virt_cur)];
+	struct sigaction a = v->v[rt_load(&v->cur)];
+	if (a.sa_handler != SIG_DFL && a.sa_handler != SIG_IGN && (a.sa_flags & SA_RESETHAND)) {
+		int next = !rt_load(&v->cur);
+		memset(&v->v[next], 0, sizeof v->v[next]);
+		v->v[next].sa_handler = SIG_DFL;
+		rt_store(&v->cur, next);
+	}
+	return a;
+}
+
+/* async-signal-safe: run the program's handler a for sig, with the mask
+ * the kernel would have set for it: the interrupted mask, plus its
+ * sa_mask, plus sig unless SA_NODEFER (and pct's signal for a handler on
+ * the alternate stack, as sigaction() below adds it) */
+static void call_handler(const struct sigaction *a, int sig, siginfo_t *si, void *uc)
+{
 	sigset_t set, saved;
-#ifndef RT_NO_INTERPOSE
-	if (vmask_fall_back(sig, si, uc))
-		return;  /* the thread blocks it: pending in the kernel again */
-#endif
-	if (a.sa_handler == SIG_IGN) {
-#ifndef RT_NO_INTERPOSE
-		reopen(sig, uc);
-#endif
-		return;
-	}
-	if (a.sa_handler == SIG_DFL) {
-		/* the default action of SIGSTKFLT and the real-time signals:
-		 * end the process by this signal */
-		struct sigaction dfl;
-		memset(&dfl, 0, sizeof dfl);
-		dfl.sa_handler = SIG_DFL;
-		real_sigaction(sig, &dfl, NULL);
-		requeue(sig, si);
-		sigemptyset(&set);
-		sigaddset(&set, sig);
-		real_pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-		return;
-	}
-	if (a.sa_flags & SA_RESETHAND) {
-		int next = !rt_load(&virt_cur);
-		memset(&virt[next], 0, sizeof virt[next]);
-		virt[next].sa_handler = SIG_DFL;
-		rt_store(&virt_cur, next);
-	}
-	/* the mask the kernel would have set for the program's handler:
-	 * the interrupted mask, plus its sa_mask, plus sig unless SA_NODEFER */
 	set = ((const ucontext_t *)uc)->uc_sigmask;
-	sigorset(&set, &set, &a.sa_mask);
-	if (a.sa_flags & SA_NODEFER)
+	sigorset(&set, &set, &a->sa_mask);
+	if (a->sa_flags & SA_NODEFER)
 		sigdelset(&set, sig);
 	else
 		sigaddset(&set, sig);
+	if ((a->sa_flags & SA_ONSTACK) && sig != rt_load(&sig_no) && rt_load(&sig_no) != 0)
+		sigaddset(&set, rt_load(&sig_no));
 	real_pthread_sigmask(SIG_SETMASK, &set, &saved);
 #ifndef RT_NO_INTERPOSE
 	forward_depth(1);
 #endif
-	if (a.sa_flags & SA_SIGINFO)
-		a.sa_sigaction(sig, si, uc);
+	if (a->sa_flags & SA_SIGINFO)
+		a->sa_sigaction(sig, si, uc);
 	else
-		a.sa_handler(sig);
+		a->sa_handler(sig);
 #ifndef RT_NO_INTERPOSE
 	forward_depth(-1);
 #endif
 	real_pthread_sigmask(SIG_SETMASK, &saved, NULL);
+}
+
+/* async-signal-safe: end the process by sig, its default action: the
+ * kernel's disposition back to SIG_DFL, then sig sent again (requeued
+ * with its siginfo) and unblocked. */
+static void die_by(int sig, siginfo_t *si)
+{
+	struct sigaction dfl;
+	sigset_t set;
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	real_sigaction(sig, &dfl, NULL);
+	requeue(sig, si);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	real_pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+/* async-signal-safe: deliver sig, which pct did not send, as the program's
+ * disposition says. */
+void rt_sig_forward(int sig, siginfo_t *si, void *uc)
+{
 #ifndef RT_NO_INTERPOSE
-	reopen(sig, uc);
+	if (vmask_fall_back(sig, si, uc))
+		return;  /* the thread blocks it: pending in the kernel again */
 #endif
+	struct sigaction a = take_disposition(&vs[VS_PCT]);
+	if (a.sa_handler == SIG_DFL)
+		/* the default action of SIGSTKFLT and the real-time signals:
+		 * end the process by this signal */
+		die_by(sig, si);
+	else if (a.sa_handler != SIG_IGN)
+		call_handler(&a, sig, si, uc);
+#ifndef RT_NO_INTERPOSE
+	if (a.sa_handler != SIG_DFL)
+		reopen(sig, uc);
+#endif
+}
+
+/*
+ * The SIGBUS handler.  A fault in pct's own file mapping (another program
+ * truncated the live profile: `: > FILE`, logrotate's copytruncate) is
+ * pct's, and rt_output_fault makes the access safe and stops sampling; the
+ * faulting write then runs again on memory of pct's own.  Every other
+ * SIGBUS is the program's, delivered as its disposition says: its handler;
+ * or for SIG_DFL and SIG_IGN, the kernel's SIG_DFL put back, so that a
+ * fault (si_code > 0) met again as the instruction runs again ends the
+ * process with a core, as without pct, and a sent one ends it or is
+ * ignored.
+ */
+static void on_bus(int sig, siginfo_t *si, void *uc)
+{
+	int saved = errno;
+	if (si->si_code > 0 && rt_output_fault(si->si_addr)) {
+		errno = saved;
+		return;
+	}
+	struct sigaction a = take_disposition(&vs[VS_BUS]);
+	if (a.sa_handler != SIG_DFL && a.sa_handler != SIG_IGN) {
+		call_handler(&a, sig, si, uc);
+	} else if (si->si_code > 0) {
+		struct sigaction dfl;
+		memset(&dfl, 0, sizeof dfl);
+		dfl.sa_handler = SIG_DFL;
+		real_sigaction(sig, &dfl, NULL);
+	} else if (a.sa_handler == SIG_DFL) {
+		die_by(sig, si);
+	}
+	errno = saved;
 }
 
 /*
@@ -574,23 +660,35 @@ PUBLIC int signalfd(int fd, const sigset_t *mask, int flags)
 	return real_signalfd(fd, &s, flags);
 }
 
+/* The virtual slot of sig, or -1 if its kernel disposition is the
+ * program's own. */
+static int vslot(int sig)
+{
+	for (int i = 0; i < VS_N; i++)
+		if (sig != 0 && sig == rt_load(&vs[i].signo))
+			return i;
+	return -1;
+}
+
 static int virt_swap(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	sigset_t all, saved;
+	struct vsig *v = &vs[vslot(sig)];
 	/* no handler on this thread may run in between, nor a second writer */
 	sigfillset(&all);
 	real_pthread_sigmask(SIG_BLOCK, &all, &saved);
 	rt_lock(&virt_lock);
-	int cur = rt_load(&virt_cur);
+	int cur = rt_load(&v->cur);
 	if (old)
-		*old = virt[cur];
+		*old = v->v[cur];
 	if (act) {
-		virt[!cur] = *act;
-		rt_store(&virt_cur, !cur);
+		v->v[!cur] = *act;
+		rt_store(&v->cur, !cur);
+		if (v == &vs[VS_BUS])
+			bus_install(act);  /* its SA_ONSTACK */
 	}
 	rt_unlock(&virt_lock);
 	real_pthread_sigmask(SIG_SETMASK, &saved, NULL);
-	(void)sig;
 	return 0;
 }
 
@@ -607,7 +705,7 @@ PUBLIC int sigaction(int sig, const struct sigaction *act, struct sigaction *old
 {
 	rt_sig_resolve();
 	int mine = rt_load(&sig_no);
-	if (sig != 0 && sig == mine)
+	if (vslot(sig) >= 0)
 		return virt_swap(sig, act, old);
 	if (real_sigaction == NULL)
 		return errno = ENOSYS, -1;
@@ -683,7 +781,7 @@ static rt_sighandler virt_signal(int sig, rt_sighandler h, int flags)
 static int is_pct(int sig)
 {
 	rt_sig_resolve();
-	return sig != 0 && sig == rt_load(&sig_no);
+	return vslot(sig) >= 0;
 }
 
 PUBLIC rt_sighandler signal(int sig, rt_sighandler h)

@@ -25,7 +25,7 @@ same_in_every_mode() {
 		n=0
 		for f in m$i.pct m$i.*.pct; do  # every process of the tree
 			[ -f "$f" ] && n=$((n + $("$PCTBIN" report "$f" 2>/dev/null |
-				sed -n 's/^# \([0-9]*\) samples.*/\1/p')))
+				sed -n 's/^# \([0-9]*\) samples.*/\1/p;T;q' | grep . || echo 0)))
 		done
 		echo "pct record ${mode:-(default)}: exit $rc, $n samples; pct said: $(head -c 300 m$i.pct-said | tr '\n' '|')"
 		[ "$rc" = "$rc_plain" ] || fail "'$mode': exit $rc, $rc_plain without pct: $(cat m$i.out m$i.err)"

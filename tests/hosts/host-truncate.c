@@ -1,0 +1,99 @@
+/*
+ * host-truncate.c - a program whose live profile is truncated under it,
+ * and that meets SIGBUS of its own (tests/e2e/138-host-truncate.sh).
+ *
+ *   host-truncate SECONDS [own|dfl|ign|raise]
+ *
+ * Under pct ($PCT names the profile), it burns CPU until the profile
+ * exists, truncates it as `: > FILE` would (open with O_TRUNC), and burns
+ * SECONDS more, so that pct writes to the truncated file; without $PCT it
+ * burns SECONDS.  Then, with "own", it maps a file of its own, truncates
+ * it, touches the page past the end and catches the SIGBUS in its own
+ * handler (siglongjmp), which must see si_addr in its page and its own
+ * disposition; with "dfl" it does the same without a handler and dies of
+ * SIGBUS; with "ign" it ignores SIGBUS and raises it, and goes on; with
+ * "raise" it raises SIGBUS and dies of it.  It prints "done", and "caught
+ * SIGBUS in my page" for "own", "ignored" for "ign".
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../progs/burn.h"
+
+DEFINE_BURN(static, burn)
+
+static sigjmp_buf back;
+static char *page;
+static volatile sig_atomic_t in_page;
+
+static void on_bus(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	in_page = si->si_code == BUS_ADRERR && (char *)si->si_addr == page;
+	siglongjmp(back, 1);
+}
+
+int main(int argc, char **argv)
+{
+	double s = argc > 1 ? atof(argv[1]) : 0.3;
+	const char *mode = argc > 2 ? argv[2] : "";
+	const char *prof = getenv("PCT");
+	struct stat st;
+	if (prof) {
+		/* at most 5 s of CPU waiting for the first sample's file */
+		for (int i = 0; i < 500 && stat(prof, &st) != 0; i++)
+			burn(0.01);
+		int fd = open(prof, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+	}
+	burn(s);
+	printf("done\n");
+	fflush(stdout);
+	if (strcmp(mode, "ign") == 0) {
+		signal(SIGBUS, SIG_IGN);
+		raise(SIGBUS);
+		printf("ignored\n");
+		return 0;
+	}
+	if (strcmp(mode, "raise") == 0) {
+		raise(SIGBUS);
+		printf("not reached\n");
+		return 0;
+	}
+	if (strcmp(mode, "own") != 0 && strcmp(mode, "dfl") != 0)
+		return 0;
+	char name[] = "/tmp/host-truncate.XXXXXX";
+	int fd = mkstemp(name);
+	if (fd < 0 || ftruncate(fd, 4096) != 0)
+		return 2;
+	unlink(name);
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (page == MAP_FAILED || ftruncate(fd, 0) != 0)
+		return 2;
+	if (strcmp(mode, "own") == 0) {
+		struct sigaction sa, now;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_sigaction = on_bus;
+		sa.sa_flags = SA_SIGINFO;
+		sigaction(SIGBUS, &sa, NULL);
+		if (sigaction(SIGBUS, NULL, &now) != 0 || now.sa_sigaction != on_bus || !(now.sa_flags & SA_SIGINFO))
+			printf("my SIGBUS disposition is not mine\n");
+		if (sigsetjmp(back, 1) == 0)
+			page[0] = 1;
+		printf(in_page ? "caught SIGBUS in my page\n" : "caught SIGBUS elsewhere\n");
+		return 0;
+	}
+	page[0] = 1;  /* dies of SIGBUS */
+	printf("not reached\n");
+	return 0;
+}
