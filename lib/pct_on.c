@@ -214,7 +214,10 @@ int rt_status_field(const char *field, uint64_t *a, uint64_t *b)
  * async-signal-safe: block every signal a program can catch but the
  * synchronous ones, so that neither pct's handler nor a program's handler
  * that siglongjmps can run while the calling thread holds one of pct's
- * locks (a handler that never returns would leave it held for good).
+ * locks (a handler that never returns would leave it held for good); and
+ * unblock SIGBUS if the program blocked it, since a write to pct's mapping
+ * of a truncated file raises it, which the kernel makes fatal while it is
+ * blocked (sig.c, on_bus).
  */
 void rt_block_signals(void *old)
 {
@@ -230,6 +233,19 @@ void rt_block_signals(void *old)
 	 * wrapper (sig.c), which would take this for the program blocking
 	 * pct's signal and pause the thread's sampling */
 	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, old, (size_t)(_NSIG / 8));
+	rt_open_sigbus(old);
+}
+
+/* async-signal-safe: unblock SIGBUS in the calling thread if mask (its
+ * mask now) blocks it; the caller restores the mask it had. */
+void rt_open_sigbus(const void *mask)
+{
+	if (sigismember((const sigset_t *)mask, SIGBUS) == 1) {
+		sigset_t bus;
+		sigemptyset(&bus);
+		sigaddset(&bus, SIGBUS);
+		syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &bus, NULL, (size_t)(_NSIG / 8));
+	}
 }
 
 void rt_restore_signals(const void *old)
@@ -549,7 +565,10 @@ void rt_before_exec(void)
 	/* a vfork child shares the parent's memory: it changes nothing */
 	if (rt_load(&rt_g.state) != RT_ON || rt_g.hdr == NULL || rt_g.led.pid != rt_getpid())
 		return;
+	sigset_t old;
+	rt_block_signals(&old);
 	write_empty();
+	rt_restore_signals(&old);
 }
 
 PUBLIC void pct_off(void)
@@ -567,11 +586,14 @@ PUBLIC void pct_off(void)
 		rt_store(&rt_g.sampling, 0);
 		return;
 	}
+	sigset_t old;
+	rt_block_signals(&old);  /* SIGBUS open: the file may be truncated */
 	rt_sampling_stop();
 	write_empty();
 	if (rt_load_acquire(&rt_g.table_ready))
 		rt_modules_scan_pending();
 	rt_output_finish();
+	rt_restore_signals(&old);
 }
 
 PUBLIC const char *pct_output_path(void)

@@ -396,6 +396,7 @@ void rt_before_exec(void);
 int rt_status_field(const char *field, uint64_t *a, uint64_t *b); /* async-signal-safe */
 void rt_block_signals(void *old_sigset);            /* async-signal-safe */
 void rt_restore_signals(const void *old_sigset);    /* async-signal-safe */
+void rt_open_sigbus(const void *mask_sigset);       /* async-signal-safe */
 int rt_seccomp_changed(void);                       /* stops sampling if a filter came */
 
 /* warn.c */

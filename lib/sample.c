@@ -419,6 +419,9 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		goto out;
 	if (!rt_load_acquire(&rt_g.sampling))
 		goto out;
+	/* SIGBUS open while the handler writes to the mapping (the mask the
+	 * frame restores is the program's) */
+	rt_open_sigbus(&((const ucontext_t *)uc)->uc_sigmask);
 	if (altstack_short(uc)) {
 		/* a small alternate stack (one set up by a raw system call,
 		 * which sigaltstack() in sig.c does not see): lost, not a fault */

@@ -845,11 +845,15 @@ static void thread_done(void *unused)
 	int i = my_arm - 1;
 	my_arm = 0;  /* from here the handler leaves the ring to this code */
 	if (i >= 0 && rt_load(&arms[i].used) == 2 && arms[i].tid == rt_gettid()) {
+		sigset_t old;
+		rt_block_signals(&old);
 		drain_outside(&arms[i], NULL);
 		/* the name it had at its end: it may have set it after its
 		 * first sample named its slot */
-		rt_thread_name_mine(rt_thread_find(arms[i].tid));
+		if (rt_load_acquire(&rt_g.table_ready))
+			rt_thread_name_mine(rt_thread_find(arms[i].tid));
 		arm_release(i, 1);
+		rt_restore_signals(&old);
 	}
 }
 

@@ -5,11 +5,12 @@
 # one warning, and its own SIGBUS handling is exactly as without pct: its
 # handler sees its own faults and its own disposition, a fault without a
 # handler kills it with SIGBUS, an ignored raise(SIGBUS) is ignored and a
-# default one kills.  The host truncates its own profile ($PCT) once the
+# default one kills; a program that blocks every signal (SIGBUS too) runs
+# on as well.  The host truncates its own profile ($PCT) once the
 # first sample made it, then burns 0.3 s more (libpct(3), RESOURCES).
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
-for how in own dfl ign raise ""; do
+for how in own dfl ign raise blocked ""; do
 	host_modes "truncated profile, SIGBUS $how" "$HOSTS/host-truncate" 0.3 $how
 	for m in "${MODE_NAMES[@]}"; do
 		[ "$(grep -c 'truncated the profile' "err.$m")" = 1 ] ||

@@ -2,7 +2,7 @@
  * host-truncate.c - a program whose live profile is truncated under it,
  * and that meets SIGBUS of its own (tests/e2e/138-host-truncate.sh).
  *
- *   host-truncate SECONDS [own|dfl|ign|raise]
+ *   host-truncate SECONDS [own|dfl|ign|raise|blocked]
  *
  * Under pct ($PCT names the profile), it burns CPU until the profile
  * exists, truncates it as `: > FILE` would (open with O_TRUNC), and burns
@@ -12,7 +12,8 @@
  * handler (siglongjmp), which must see si_addr in its page and its own
  * disposition; with "dfl" it does the same without a handler and dies of
  * SIGBUS; with "ign" it ignores SIGBUS and raises it, and goes on; with
- * "raise" it raises SIGBUS and dies of it.  It prints "done", and "caught
+ * "raise" it raises SIGBUS and dies of it; with "blocked" it blocks every
+ * signal (SIGBUS too) for the whole run, as worker threads often do.  It prints "done", and "caught
  * SIGBUS in my page" for "own", "ignored" for "ign".
  */
 #define _GNU_SOURCE
@@ -48,6 +49,11 @@ int main(int argc, char **argv)
 	const char *mode = argc > 2 ? argv[2] : "";
 	const char *prof = getenv("PCT");
 	struct stat st;
+	if (strcmp(mode, "blocked") == 0) {
+		sigset_t all;
+		sigfillset(&all);
+		sigprocmask(SIG_BLOCK, &all, NULL);
+	}
 	if (prof) {
 		/* at most 5 s of CPU waiting for the first sample's file */
 		for (int i = 0; i < 500 && stat(prof, &st) != 0; i++)
