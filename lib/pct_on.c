@@ -589,6 +589,7 @@ PUBLIC void pct_off(void)
 	sigset_t old;
 	rt_block_signals(&old);  /* SIGBUS open: the file may be truncated */
 	rt_sampling_stop();
+	rt_say_pending();
 	write_empty();
 	if (rt_load_acquire(&rt_g.table_ready))
 		rt_modules_scan_pending();

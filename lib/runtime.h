@@ -246,6 +246,7 @@ struct rt {
 	_Atomic int wall_stop;         /* asks the wall sampler thread to end */
 	_Atomic int wall_alive;        /* from its start until the wall sampler thread returns */
 	_Atomic int main_pthread_exit; /* the main thread ended with pthread_exit(3) (sig.c) */
+	_Atomic uint32_t threads_started; /* by pct's pthread_create(), for the wall sampler */
 
 	struct pct_header *hdr;        /* the file's MAP_SHARED mapping, or the anonymous staging
 					  copy before the first sample, at the same address */
@@ -348,6 +349,7 @@ void rt_for_each_task(int dirfd, int (*fn)(uint32_t tid, const char *name, void 
 void rt_disarm_all(void);                           /* async-signal-safe */
 void rt_arms_forget_after_fork(void);
 uint32_t rt_gettid(void);                           /* async-signal-safe */
+uint64_t rt_thread_cpu_ns(uint32_t tid);            /* async-signal-safe: its CPU clock, ns; 0 if gone */
 int rt_thread_spawn(void *thread, const void *attr, void *(*fn)(void *), void *arg);
 
 /* threads.c: pausing a thread that blocks pct's signal (sig.c) */
@@ -367,6 +369,7 @@ int rt_sig_install(int signo, void (*handler)(int, siginfo_t *, void *));
 int rt_sig_mine(const siginfo_t *si);               /* async-signal-safe */
 void rt_sig_forward(int sig, siginfo_t *si, void *uc); /* async-signal-safe */
 void rt_sig_mask_changed(void);                     /* async-signal-safe */
+void rt_sig_take_back(void);                        /* async-signal-safe */
 int rt_sig_vblocked(void);          /* the calling thread blocks pct's signal, as the program sees it */
 void rt_sig_vinherit(int blocked);  /* a new thread: its creator's rt_sig_vblocked() */
 
@@ -374,6 +377,7 @@ void rt_sig_vinherit(int blocked);  /* a new thread: its creator's rt_sig_vblock
 int rt_wall_start(void);
 void rt_wall_stop(void);
 void rt_wall_same_credentials(void);  /* the caller changed its own credentials */
+void rt_wall_before_last_exit(void);  /* a thread of the program ends */
 
 /* output.c */
 /* derived: the name belongs to another process of the tree (a parent's
@@ -401,6 +405,8 @@ int rt_seccomp_changed(void);                       /* stops sampling if a filte
 
 /* warn.c */
 void rt_warn(const char *what, const char *detail, int err);  /* async-signal-safe */
+void rt_warn_deferred(void);        /* the calling thread has no stderr: its lines wait */
+void rt_say_pending(void);          /* async-signal-safe: print a line that waits */
 void rt_say(const char *what, const char *detail, int err, const char *tail); /* async-signal-safe */
 char *rt_utoa(uint64_t v, char *buf_end);                     /* async-signal-safe */
 

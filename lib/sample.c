@@ -347,13 +347,30 @@ void rt_sample_lost(uint64_t n)
 	store_count(&rt_g.hdr->dropped, &rt_g.led.dropped, n);
 }
 
+/*
+ * async-signal-safe: show the process's CPU clock in the header
+ * (cpu_last_ns, for readers of the live file), at most once in 10 ms of
+ * the clock now_ns (CLOCK_MONOTONIC): CLOCK_PROCESS_CPUTIME_ID costs the
+ * kernel a walk over every thread of the process, and read at each sample
+ * it made sampling quadratic in the threads (the wall sampler spent 99% of
+ * its time there with 2,000 threads).  rt_sampling_stop writes the last.
+ */
+static _Atomic uint64_t cpu_noted_ns;
+static void note_cpu(uint64_t now_ns)
+{
+	uint64_t last = rt_load_relaxed(&cpu_noted_ns);
+	if (now_ns - last >= 10000000 && rt_cas(&cpu_noted_ns, &last, now_ns))
+		rt_store_relaxed(rt_shared(&rt_g.hdr->cpu_last_ns), cpu_now_ns());
+}
+
 /* async-signal-safe: charge n samples at pc to thread slot + 1 thread
  * (0: unknown), taken now.  The file must exist (table_ready).  Returns
  * the tick's index + 1 (0: none), for the sample's stack record. */
 uint32_t rt_sample(uintptr_t pc, uint32_t thread, uint64_t n)
 {
-	uint32_t tick = rt_sample_at(pc, thread, n, rt_monotonic_ns());
-	rt_store_relaxed(rt_shared(&rt_g.hdr->cpu_last_ns), cpu_now_ns());
+	uint64_t now = rt_monotonic_ns();
+	uint32_t tick = rt_sample_at(pc, thread, n, now);
+	note_cpu(now);
 	return tick;
 }
 
@@ -442,7 +459,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	if (rt_g.method.ring_pages && si->si_code == SI_TIMER) {
 		/* the tick that drains this thread's perf ring buffer */
 		if (rt_arm_drain_mine(self.slot) > 0)
-			rt_store_relaxed(rt_shared(&rt_g.hdr->cpu_last_ns), cpu_now_ns());
+			note_cpu(rt_monotonic_ns());
 		goto out;
 	}
 	uint64_t n = sample_weight(si);

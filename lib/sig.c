@@ -342,8 +342,23 @@ static void on_bus(int sig, siginfo_t *si, void *uc)
  */
 static void sig_blocked(int sig, int blocked)
 {
-	sigset_t one;
 	if (rt_arm_pause_mine(blocked) <= 0 || !blocked)
+		return;
+	rt_sig_take_back();
+}
+
+/*
+ * async-signal-safe: take back the instances of pct's signal pending for
+ * the calling thread (it blocks the signal, or is about to let go of its
+ * sampling source): an instance that is not pct's goes back in the queue.
+ * Before a perf event's arm is freed its late signals must be taken here,
+ * while rt_sig_mine still knows them by their descriptor.
+ */
+void rt_sig_take_back(void)
+{
+	int sig = rt_load(&sig_no);
+	sigset_t one;
+	if (sig == 0)
 		return;
 	sigemptyset(&one);
 	sigaddset(&one, sig);

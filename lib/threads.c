@@ -163,7 +163,7 @@ static uint64_t random_phase(uint64_t period, uint32_t tid)
 }
 
 /* Thread tid's CPU time in ns, or 0; async-signal-safe. */
-static uint64_t thread_cpu_ns(uint32_t tid)
+uint64_t rt_thread_cpu_ns(uint32_t tid)
 {
 	struct timespec ts;
 	if (clock_gettime(thread_clock(tid), &ts) != 0)
@@ -230,7 +230,7 @@ static void phase_start(struct arm *a, const struct rt_method *m, uint32_t tid, 
 {
 	a->phase_fd = -1;
 	a->phase = phase;
-	a->phase_cpu0 = thread_cpu_ns(tid);
+	a->phase_cpu0 = rt_thread_cpu_ns(tid);
 	/* A descriptor for a few ms of the thread's CPU time, but one that
 	 * an idle thread keeps: at most RT_PHASE_FDS of them, and only while
 	 * the program uses less than an eighth of its RLIMIT_NOFILE
@@ -277,7 +277,7 @@ static int phase_fired(const struct arm *a)
 	if (rt_g.method.event != PCT_EVENT_CPU && rt_g.method.event != PCT_EVENT_USER &&
 	    rt_g.method.event != PCT_EVENT_WALL)
 		return 0;  /* a hardware event's count is all there is */
-	uint64_t now = thread_cpu_ns(a->tid);
+	uint64_t now = rt_thread_cpu_ns(a->tid);
 	return now != 0 && now - a->phase_cpu0 >= a->phase + RT_PHASE_SLACK_NS;
 }
 
@@ -646,23 +646,26 @@ int rt_arm_existing_threads(void)
 	return n;
 }
 
-/* async-signal-safe: stop every source (pct_off, or a failed file). */
-void rt_disarm_all(void)
+/* async-signal-safe: stop arm a's timer and events, keeping them. */
+static void arm_stop(struct arm *a)
 {
 	struct itimerspec off;
 	memset(&off, 0, sizeof off);
-	for (int i = 0, end = rt_load(&arms_end); i < end; i++) {
-		struct arm *a = &arms[i];
-		if (rt_load(&a->used) != 2)
-			continue;
-		rt_store(&a->paused, 1);
-		if (perf_is(a->fd, a->perf_id))
-			ioctl(a->fd, PERF_EVENT_IOC_DISABLE, 0);
-		if (perf_is(a->phase_fd, a->phase_id))
-			ioctl(a->phase_fd, PERF_EVENT_IOC_DISABLE, 0);
-		if (a->have_timer)
-			timer_settime(a->timer, 0, &off, NULL);
-	}
+	rt_store(&a->paused, 1);
+	if (perf_is(a->fd, a->perf_id))
+		ioctl(a->fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (perf_is(a->phase_fd, a->phase_id))
+		ioctl(a->phase_fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (a->have_timer)
+		timer_settime(a->timer, 0, &off, NULL);
+}
+
+/* async-signal-safe: stop every source (pct_off, or a failed file). */
+void rt_disarm_all(void)
+{
+	for (int i = 0, end = rt_load(&arms_end); i < end; i++)
+		if (rt_load(&arms[i].used) == 2)
+			arm_stop(&arms[i]);
 }
 
 /* async-signal-safe: is fd a perf event pct armed? */
@@ -842,6 +845,7 @@ static struct start *start_take(void)
 static void thread_done(void *unused)
 {
 	(void)unused;
+	rt_wall_before_last_exit();
 	int i = my_arm - 1;
 	my_arm = 0;  /* from here the handler leaves the ring to this code */
 	if (i >= 0 && rt_load(&arms[i].used) == 2 && arms[i].tid == rt_gettid()) {
@@ -852,6 +856,11 @@ static void thread_done(void *unused)
 		 * first sample named its slot */
 		if (rt_load_acquire(&rt_g.table_ready))
 			rt_thread_name_mine(rt_thread_find(arms[i].tid));
+		/* stopped, and its signals already sent taken back while the
+		 * arm still owns their descriptors: once freed, a late one
+		 * would be the program's own, and kill by default */
+		arm_stop(&arms[i]);
+		rt_sig_take_back();
 		arm_release(i, 1);
 		rt_restore_signals(&old);
 	}
@@ -863,6 +872,7 @@ static void *thread_start(void *p)
 	void *ret;
 
 	rt_store(&sp->used, 0);
+	rt_add(&rt_g.threads_started, 1);
 	rt_sig_vinherit(st.vblocked);
 	if (rt_load_acquire(&rt_g.sampling) && rt_g.led.pid == rt_getpid() &&
 	    !rt_seccomp_changed()) {

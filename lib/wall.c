@@ -17,8 +17,30 @@
  * wakes late, each blocked thread is charged one sample per period that
  * elapsed, so wall time is not lost to a busy machine.
  *
+ * The sampler holds descriptors (/proc/self/task, and each TID/syscall
+ * it reads) in a descriptor table of its own (close_range(2) with
+ * CLOSE_RANGE_UNSHARE at its start, which copies none of the program's):
+ * a program that closes every descriptor and opens its files again, or a
+ * shell's `exec 5>log`, gets its own numbers, which the sampler can never
+ * read, rewind or close.  Its warnings wait for a thread of the program to
+ * print them (warn.c), since it has no standard error.
+ *
+ * Its cost scales with the threads that run, not with those that sleep.
+ * A thread's CPU clock that has not moved since it was last seen blocked
+ * means it is still blocked where it was (one clock read instead of
+ * reading its syscall file), and such a thread is looked at again after
+ * 1, 2, 4, ... up to 32 passes, being charged then the periods that
+ * passed; a thread found to have run meanwhile is charged those periods,
+ * less the CPU time it used, where it was blocked before.  The threads
+ * are listed again at each pass while there are fewer than 64, else every
+ * 64 passes, or 4 when pct's pthread_create() started one meanwhile.  A pass that
+ * still costs more than an eighth of the period delays the next, so that
+ * the sampler never uses more than an eighth of one CPU.
+ *
  * Known gaps (libpct(3)): time spent runnable but waiting for a CPU is in
- * neither part; with perf events, kernel time on a CPU is in neither part.
+ * neither part (but for a thread woken and not yet run since it was last
+ * seen blocked, charged where it was blocked); with perf events, kernel
+ * time on a CPU is in neither part.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -30,12 +52,20 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "arch.h"
 #include "runtime.h"
+
+#ifndef CLOSE_RANGE_UNSHARE
+#define CLOSE_RANGE_UNSHARE (1U << 1)  /* linux/close_range.h, Linux 5.9 */
+#endif
+#ifndef SYS_close_range
+#define SYS_close_range 436            /* Linux 5.9, every architecture (asm-generic/unistd.h) */
+#endif
 
 static uint64_t mono_ns(void)
 {
@@ -98,54 +128,171 @@ static int blocked_pc(const char *text, uintptr_t *pc, uintptr_t *sp)
 	return 0;
 }
 
-struct pass {
-	int dirfd;
+/* What the sampler knows of a thread between passes: a hash table by
+ * tid, made again from each listing of /proc/self/task (two, so that the
+ * new one carries the old one's state). */
+struct seen {
+	uint32_t tid;
+	uint8_t skip;                  /* passes left before it is looked at again */
+	uint8_t wait;                  /* passes between looks now: 1, 2, 4, ... WALL_WAIT_MAX */
+	uint8_t blocked;               /* blocked at pc, sp when last looked at */
+	uint64_t cpu_ns;               /* its CPU clock then */
+	uint64_t owed;                 /* periods passed since, not yet charged */
+	uintptr_t pc, sp;
+};
+#define WALL_SEEN 4096                 /* the file's thread table holds as many */
+#define WALL_WAIT_MAX 32
+#define WALL_FEW 64                    /* listed at every pass below this */
+#define WALL_LIST_EVERY 64             /* passes between listings of many threads */
+#define WALL_LIST_NEW 4                /* ... or this many, when pct started one meanwhile */
+static struct seen seen_tab[2][WALL_SEEN];
+static uint16_t seen_used[2][WALL_SEEN];  /* the slots each table uses, in listing order */
+static unsigned seen_n[2];
+static int seen_cur;
+
+static struct seen *seen_slot(struct seen *t, uint32_t tid)
+{
+	for (uint32_t i = (tid * 2654435761u) & (WALL_SEEN - 1), k = 0; k < WALL_SEEN; k++, i = (i + 1) & (WALL_SEEN - 1))
+		if (t[i].tid == tid || t[i].tid == 0)
+			return &t[i];
+	return NULL;
+}
+
+struct listing {
 	uint32_t me;
-	uint64_t n;
-	unsigned others;  /* threads seen but the sampler */
-	int record;       /* sampling is on: charge the blocked threads */
+	int old, now;
 };
 
-/* One thread of a pass: if it is blocked, charge it the pass's samples. */
-static int sample_if_blocked(uint32_t tid, const char *name, void *arg)
+static int list_one(uint32_t tid, const char *name, void *arg)
 {
-	const struct pass *ps = arg;
-	char text[512];
-	uintptr_t pc, sp;
-	if (tid != ps->me)
-		((struct pass *)arg)->others++;
-	if (tid == ps->me || !ps->record || read_task_file(ps->dirfd, name, "syscall", text, sizeof text) < 0 ||
-	    blocked_pc(text, &pc, &sp) != 0)
+	(void)name;
+	struct listing *l = arg;
+	if (tid == l->me)
 		return 0;
-	if (!rt_load_acquire(&rt_g.table_ready) && rt_output_create() != 0)
-		return 1;
+	struct seen *to = seen_slot(seen_tab[l->now], tid), *from = seen_slot(seen_tab[l->old], tid);
+	if (to == NULL || to->tid)  /* full, or listed twice */
+		return 0;
+	if (from && from->tid == tid)
+		*to = *from;
+	else
+		*to = (struct seen){ .tid = tid };
+	seen_used[l->now][seen_n[l->now]++] = (uint16_t)(to - seen_tab[l->now]);
+	return 0;
+}
+
+/* List the threads again into the other table, cleared of its old
+ * entries first (only those: a pass costs what the threads do). */
+static void relist(int dirfd, uint32_t me)
+{
+	struct listing l = { me, seen_cur, !seen_cur };
+	for (unsigned k = 0; k < seen_n[l.now]; k++)
+		seen_tab[l.now][seen_used[l.now][k]] = (struct seen){ 0 };
+	seen_n[l.now] = 0;
+	rt_for_each_task(dirfd, list_one, &l);
+	seen_cur = l.now;
+}
+
+/* Charge periods samples at pc (stack pointer sp) to blocked thread tid. */
+static void charge(int dirfd, uint32_t tid, uintptr_t pc, uintptr_t sp, uint64_t periods)
+{
+	if (periods == 0 || (!rt_load_acquire(&rt_g.table_ready) && rt_output_create() != 0))
+		return;
 	uint32_t slot = rt_thread_find(tid);
 	if (slot == 0) {
-		char comm[32];
-		ssize_t r = read_task_file(ps->dirfd, name, "comm", comm, sizeof comm);
+		char comm[32], name[16];
+		const char *t = rt_utoa(tid, name + sizeof name - 1);
+		name[sizeof name - 1] = '\0';
+		ssize_t r = read_task_file(dirfd, t, "comm", comm, sizeof comm);
 		if (r > 0 && comm[r - 1] == '\n')
 			comm[r - 1] = '\0';
 		slot = rt_thread_slot(tid, r > 0 ? comm : "?");
 	}
-	uint32_t tick = rt_sample(pc, slot, ps->n);
+	/* (not rt_sample: the process's CPU clock, which costs a walk over
+	 * every thread, is the CPU samples' to show) */
+	uint32_t tick = rt_sample_at(pc, slot, periods, rt_monotonic_ns());
 	if (rt_g.stacks && sp) {
 		/* a blocked thread's other registers are not known: CFI that
 		 * needs them ends its stack early */
 		uint64_t regs[ARCH_STACK_REGS] = { 0 };
 		regs[ARCH_SP_INDEX] = sp;
 		regs[ARCH_STACK_REGS - 1] = pc;
-		rt_stack_record(regs, slot, ps->n, 0, tick);
+		rt_stack_record(regs, slot, periods, 0, tick);
 	}
-	return 0;
 }
 
-/* One pass over the threads: charge n samples to every blocked one if
- * record.  Returns how many threads there are but the sampler. */
-static unsigned sample_blocked(int dirfd, uint32_t me, uint64_t n, int record)
+/* One look at thread e in a pass worth n periods. */
+static void visit(int dirfd, struct seen *e, uint64_t n, uint64_t period)
 {
-	struct pass ps = { dirfd, me, n, 0, record };
-	rt_for_each_task(dirfd, sample_if_blocked, &ps);
-	return ps.others;
+	e->owed += n;
+	if (e->skip) {
+		e->skip--;
+		return;
+	}
+	uint64_t cpu = rt_thread_cpu_ns(e->tid);
+	if (cpu == 0)
+		return;  /* gone (until the next listing) */
+	if (e->blocked && cpu == e->cpu_ns) {
+		/* it has not run: still blocked where it was */
+		charge(dirfd, e->tid, e->pc, e->sp, e->owed);
+		e->owed = 0;
+		e->wait = e->wait ? (e->wait < WALL_WAIT_MAX ? e->wait * 2 : WALL_WAIT_MAX) : 1;
+		e->skip = e->wait - 1;
+		return;
+	}
+	/* it ran, or was not blocked: the periods owed from before this pass
+	 * were spent blocked where it was, but for its CPU time */
+	if (e->blocked && e->owed > n) {
+		uint64_t ran = (cpu - e->cpu_ns + period - 1) / period, before = e->owed - n;
+		charge(dirfd, e->tid, e->pc, e->sp, before > ran ? before - ran : 0);
+	}
+	char text[512], name[16];
+	const char *t = rt_utoa(e->tid, name + sizeof name - 1);
+	name[sizeof name - 1] = '\0';
+	uintptr_t pc, sp;
+	e->blocked = read_task_file(dirfd, t, "syscall", text, sizeof text) >= 0 && blocked_pc(text, &pc, &sp) == 0;
+	if (e->blocked) {
+		e->pc = pc;
+		e->sp = sp;
+		charge(dirfd, e->tid, pc, sp, n);
+	}
+	e->cpu_ns = cpu;
+	e->owed = 0;
+	e->wait = 0;
+	e->skip = 0;
+}
+
+/* One pass over the threads: charge the blocked ones n periods if record
+ * (list: list them again first).  Returns how many threads there are but
+ * the sampler. */
+static unsigned sample_blocked(int dirfd, uint32_t me, uint64_t n, uint64_t period, int record, int list)
+{
+	if (list)
+		relist(dirfd, me);
+	for (unsigned k = 0; record && k < seen_n[seen_cur]; k++)
+		visit(dirfd, &seen_tab[seen_cur][seen_used[seen_cur][k]], n, period);
+	return seen_n[seen_cur];
+}
+
+/* A descriptor table of the sampler's own, holding none of the program's
+ * descriptors: close_range(2) with CLOSE_RANGE_UNSHARE (Linux 5.9), else
+ * unshare(2) of CLONE_FILES and every descriptor of the copy closed.
+ * 0, or -1 if neither works. */
+static int private_descriptors(void)
+{
+	if (syscall(SYS_close_range, 0u, ~0u, CLOSE_RANGE_UNSHARE) == 0)
+		return 0;
+	if (syscall(SYS_unshare, CLONE_FILES) != 0)
+		return -1;
+	struct rlimit nofile;
+	if (getrlimit(RLIMIT_NOFILE, &nofile) != 0)
+		return -1;
+	uint64_t table = 0, unused;
+	/* the copy is as large as the program's table (FDSize), at most */
+	if (rt_status_field("FDSize", &table, &unused) != 0 || table == 0)
+		table = nofile.rlim_cur;
+	for (uint64_t fd = 0; fd < table && fd < (1u << 20); fd++)
+		close((int)fd);
+	return 0;
 }
 
 /*
@@ -179,9 +326,15 @@ static void end_if_main_gone(int dirfd, int alone)
 		return;
 	if (rt_load(&rt_g.main_pthread_exit)) {
 		/* glibc ends the process with exit(0) when its last thread
-		 * ends, and counts the sampler: be that thread, then */
-		if (alone)
-			exit(0);
+		 * ends, and counts the sampler: a thread pct's pthread_create()
+		 * made stops the sampler before it ends (rt_wall_before_last_exit);
+		 * left alone all the same (the last thread was not one of those),
+		 * the sampler ends the process with status 0, without the
+		 * atexit handlers and stdio, whose descriptors are gone */
+		if (alone) {
+			pct_off();
+			syscall(SYS_exit_group, 0);
+		}
 		return;
 	}
 	if (alone)
@@ -205,14 +358,20 @@ static void *wall_main(void *arg)
 	prctl(PR_SET_NAME, "pct-wall");
 	uint32_t me = rt_gettid();
 	rt_store(&rt_g.wall_tid, (int)me);
-	int dirfd = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* no standard error from here: a thread of the program prints what
+	 * this one has to say */
+	rt_warn_deferred();
+	int dirfd = private_descriptors() == 0 ? open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	if (dirfd < 0) {
-		rt_say("cannot read /proc/self/task", NULL, 0, "wall time shows CPU time only");
+		rt_say("cannot read /proc/self/task in a descriptor table of pct's own", NULL, errno,
+		       "wall time shows CPU time only");
 		rt_store(&rt_g.wall_alive, 0);
 		return NULL;
 	}
 	uint64_t period = rt_g.method.period, last = mono_ns(), next = last + period;
-	while (!rt_load(&rt_g.wall_stop)) {
+	uint32_t started = rt_load(&rt_g.threads_started) - 1;
+	unsigned listed = 0;
+	for (unsigned pass = 0; !rt_load(&rt_g.wall_stop); pass++) {
 		struct timespec ts = { (time_t)(next / 1000000000u), (long)(next % 1000000000u) };
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 		uint64_t now = mono_ns();
@@ -222,10 +381,21 @@ static void *wall_main(void *arg)
 			n = 1;
 		last += n * period;
 		next = last + period;
-		if (!rt_load(&rt_g.wall_stop)) {
-			unsigned others = sample_blocked(dirfd, me, n, rt_load_acquire(&rt_g.sampling));
-			end_if_main_gone(dirfd, others == 1);
+		if (rt_load(&rt_g.wall_stop))
+			break;
+		uint32_t s_now = rt_load(&rt_g.threads_started);
+		int list = pass == 0 || seen_n[seen_cur] < WALL_FEW || pass - listed >= WALL_LIST_EVERY ||
+			   (s_now != started && pass - listed >= WALL_LIST_NEW);
+		if (list) {
+			listed = pass;
+			started = s_now;
 		}
+		uint64_t cost = rt_thread_cpu_ns(me);
+		unsigned others = sample_blocked(dirfd, me, n, period, rt_load_acquire(&rt_g.sampling), list);
+		cost = rt_thread_cpu_ns(me) - cost;
+		if (cost > period / 8)  /* at most an eighth of one CPU */
+			next = now + cost * 8;
+		end_if_main_gone(dirfd, others == 1);
 	}
 	close(dirfd);
 	rt_store(&rt_g.wall_tid, 0);
@@ -238,6 +408,12 @@ int rt_wall_start(void)
 {
 	pthread_t t;
 	pthread_attr_t a;
+	int probe = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (probe < 0) {
+		rt_say("cannot read /proc/self/task", NULL, errno, "wall time shows CPU time only");
+		return 0;
+	}
+	close(probe);
 	rt_store(&rt_g.wall_stop, 0);
 	rt_store(&rt_g.wall_tid, 0);
 	rt_store(&rt_g.wall_alive, 1);
@@ -259,7 +435,6 @@ int rt_wall_start(void)
 	return 0;
 }
 
-#ifndef RT_NO_INTERPOSE
 /* Stop the sampler and wait until its thread has returned (at most 1 s,
  * the next wake-up being one period away).  1 if it was running. */
 static int sampler_stop_wait(void)
@@ -273,6 +448,23 @@ static int sampler_stop_wait(void)
 	return 1;
 }
 
+/*
+ * A thread of the program ends (threads.c, its cleanup) after the main
+ * thread ended with pthread_exit(3): if it is the last but the sampler,
+ * the sampler ends first, so that this thread is glibc's last, whose
+ * exit(0) runs the atexit handlers and flushes stdio with the program's
+ * descriptors (the sampler's table is its own, and the program's is gone
+ * once its last thread is).
+ */
+void rt_wall_before_last_exit(void)
+{
+	uint64_t threads = 0, unused;
+	if (rt_load(&rt_g.main_pthread_exit) && rt_load(&rt_g.wall_alive) && rt_g.led.pid == rt_getpid() &&
+	    rt_status_field("Threads", &threads, &unused) == 0 && threads <= 3)
+		sampler_stop_wait();
+}
+
+#ifndef RT_NO_INTERPOSE
 static void sampler_again(void)
 {
 	if (rt_load_acquire(&rt_g.sampling))
