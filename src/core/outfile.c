@@ -221,8 +221,11 @@ static int open_magic(const char *name, const char **why)
 	return fd;
 }
 
-/* Create "TARGET.pct-tmp.XXXXXX" exclusively, with random X's. */
-static int create_temp(const char *target, mode_t mode, char **tmp)
+/* Create "TARGET.pct-tmp.XXXXXX" exclusively, with random X's, private
+ * (0600) while it is written: outfile_commit gives it its mode, so a
+ * reader who opens it early cannot keep reading what outfile_limit_to
+ * makes private later. */
+static int create_temp(const char *target, char **tmp)
 {
 	static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 	for (int tries = 0; tries < 100; tries++) {
@@ -241,18 +244,8 @@ static int create_temp(const char *target, mode_t mode, char **tmp)
 		suffix[6] = '\0';
 		*tmp = xasprintf("%s" PCT_TMP_INFIX "%s", target, suffix);
 		int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (fd >= 0) {
-			if (fchmod(fd, mode) != 0) {
-				int e = errno;
-				close(fd);
-				unlink(*tmp);
-				free(*tmp);
-				*tmp = NULL;
-				errno = e;
-				return -1;
-			}
+		if (fd >= 0)
 			return fd;
-		}
 		int e = errno;
 		free(*tmp);
 		*tmp = NULL;
@@ -299,9 +292,10 @@ int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
 			slot++;
 		if (slot == MAX_OPEN) {
 			reason = "too many files open at once";
-		} else if ((fd = create_temp(name, mode, &o->tmp)) < 0) {
+		} else if ((fd = create_temp(name, &o->tmp)) < 0) {
 			reason = strerror(errno);
 		} else {
+			o->mode = mode;
 			o->slot = slot;
 			temps[slot] = o->tmp;
 			o->target = name;
@@ -312,6 +306,11 @@ int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
 	if (fd < 0)
 		return fail(err, errlen, "create", path, "%s", reason);
 	o->path = xstrdup(path);
+	struct stat now;
+	if (fstat(fd, &now) == 0) {
+		o->gid = now.st_gid;
+		o->in_place_file = o->tmp == NULL && S_ISREG(now.st_mode);
+	}
 	o->fp = fdopen(fd, "w");
 	if (o->fp == NULL) {
 		int e = errno;
@@ -319,6 +318,27 @@ int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
 		outfile_abort(o);
 		return fail(err, errlen, "create", path, "%s", strerror(e));
 	}
+	return 0;
+}
+
+int outfile_limit_to(struct outfile *o, const struct stat *st, char *err, size_t errlen)
+{
+	mode_t drop = 0;
+	if (!(st->st_mode & S_IROTH))
+		drop |= S_IROTH;
+	/* group read only for a member its group may read, and the same
+	 * group (or one anyone may read) */
+	if (!(st->st_mode & S_IRGRP) || (!(st->st_mode & S_IROTH) && st->st_gid != o->gid))
+		drop |= S_IRGRP;
+	o->drop |= drop;
+	if (!o->in_place_file || drop == 0)
+		return 0;
+	/* the file behind /dev/stdout: as private as it can be made now */
+	struct stat now;
+	int fd = fileno(o->fp);
+	if (fstat(fd, &now) != 0 || ((now.st_mode & drop) && fchmod(fd, now.st_mode & 07777 & ~drop) != 0))
+		return fail(err, errlen, "write", o->path, "cannot make it as private as the files in it: %s",
+			    strerror(errno));
 	return 0;
 }
 
@@ -339,6 +359,8 @@ int outfile_commit(struct outfile *o, char *err, size_t errlen)
 	int e = 0;
 	if (fflush(o->fp) != 0 || ferror(o->fp))
 		e = errno ? errno : EIO;
+	else if (o->tmp && fchmod(fileno(o->fp), o->mode & ~o->drop) != 0)
+		e = errno;
 	else if (o->tmp && fsync(fileno(o->fp)) != 0)
 		e = errno;
 	if (fclose(o->fp) != 0 && e == 0)

@@ -11,7 +11,8 @@
  *    not, is never opened), then renamed over OUT.  A failure or a fatal
  *    error removes the temporary; OUT is never half written.  A replaced
  *    file keeps its permission bits (not its owner); a new one gets
- *    0666 & ~umask.
+ *    0666 & ~umask.  The temporary is 0600 until the commit gives it
+ *    that mode, less what outfile_limit_to() took away.
  *  - OUT a character device or a FIFO (/dev/null, a named pipe) owned by
  *    the caller or root: written in place, as `cmd > OUT` would, never
  *    replaced.  A FIFO with no reader is waited for OUTFILE_FIFO_WAIT
@@ -42,6 +43,8 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 
 #define OUTFILE_FIFO_WAIT 5            /* seconds to wait for a FIFO's reader */
 
@@ -51,6 +54,10 @@ struct outfile {
 	char *target;                  /* the name renamed over (OUT, or where its links lead) */
 	char *tmp;                     /* the temporary; NULL when written in place */
 	int slot;                      /* in the table of temporaries removed at exit */
+	mode_t mode;                   /* the temporary's mode at commit, before drop */
+	mode_t drop;                   /* read bits outfile_limit_to() took away */
+	gid_t gid;                     /* the group of the file written */
+	int in_place_file;             /* a regular file written in place (/dev/stdout's) */
 };
 
 /* Open OUT for writing as described above.  Returns 0, or -1 with
@@ -63,5 +70,16 @@ int outfile_commit(struct outfile *o, char *err, size_t errlen);
 
 /* Give up: close, and remove the temporary. */
 void outfile_abort(struct outfile *o);
+
+/*
+ * OUT will hold the bytes of the file st describes (pct archive's
+ * members): make it no more readable than that file.  Read by others is
+ * taken away unless the file has it; read by the group unless the file
+ * has it and is of OUT's group, or anyone may read it.  A temporary gets
+ * its mode at the commit; a regular file written in place (behind
+ * /dev/stdout) is changed now.  Call it before writing the file's bytes.
+ * Returns 0, or -1 with "cannot write 'PATH': why" in err.
+ */
+int outfile_limit_to(struct outfile *o, const struct stat *st, char *err, size_t errlen);
 
 #endif

@@ -282,7 +282,9 @@ static int put_file(int dirfd, const char *name, int src, const struct stat *sst
 	unlinkat(dirfd, tmp, 0);
 	int rc = 0, e = 0;
 	if (linkat(AT_FDCWD, proc, dirfd, tmp, AT_SYMLINK_FOLLOW) != 0) {
-		int out = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		/* a copy no more readable than its source (a hard link is it) */
+		int out = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+				 0600 | (sst->st_mode & 0044));
 		if (out < 0)
 			return -1;
 		rc = copy_fd(src, out, sst->st_size);

@@ -39,7 +39,8 @@
  * check then fails: names are lost, never wrong.  Files that are not
  * regular, or larger than MODFILE_CACHE_FILE_MAX bytes, are not cached.
  * $PCT_CACHE=0, or modfile_set_cache(0) (--no-cache), turns the cache
- * off, both for adding and for looking up.
+ * off, both for adding and for looking up.  A copy is no more readable
+ * than its source.
  */
 #ifndef PCT_MODFILE_H
 #define PCT_MODFILE_H
