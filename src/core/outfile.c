@@ -102,6 +102,11 @@ static int on_procfs(const char *path)
 	return yes;
 }
 
+int outfile_owner_trusted(uid_t owner)
+{
+	return owner == geteuid() || owner == 0;
+}
+
 /*
  * Follow path's symbolic links, one at a time, as open(2) would, refusing
  * a link owned by anyone but the caller or root.  Returns the last name
@@ -128,7 +133,7 @@ static char *resolve(const char *path, struct stat *st, int *exists, int *magic,
 		}
 		if (!S_ISLNK(st->st_mode))
 			return cur;
-		if (st->st_uid != geteuid() && st->st_uid != 0) {
+		if (!outfile_owner_trusted(st->st_uid)) {
 			snprintf(why, whylen, "%s'%s' is a symbolic link owned by uid %u, neither yours nor "
 				 "root's: not followed", hop ? "on the way, " : "", cur, (unsigned)st->st_uid);
 			break;
@@ -164,6 +169,150 @@ static char *resolve(const char *path, struct stat *st, int *exists, int *magic,
 	}
 	free(cur);
 	return NULL;
+}
+
+/* May another user than the caller (and root) write in the directory st,
+ * and so rename or replace what is in it?  The sticky bit keeps them to
+ * their own names; the caller's own group (a user private group) and
+ * root's count as the caller's. */
+static int others_may_write(const struct stat *st)
+{
+	if (st->st_mode & S_ISVTX)
+		return 0;
+	return (st->st_mode & S_IWOTH) ||
+	       ((st->st_mode & S_IWGRP) && st->st_gid != getegid() && st->st_gid != 0);
+}
+
+int outfile_private_dir(const char *path, int create, char *why, size_t whylen)
+{
+	if (path[0] != '/') {
+		snprintf(why, whylen, "'%s' is not an absolute path", path);
+		errno = EINVAL;
+		return -1;
+	}
+	char *rest = xstrdup(path), *shown = xstrdup("");  /* what is left; where cur is ("" for /) */
+	int cur = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), hops = 0, e = 0;
+	struct stat st;
+	if (cur < 0 || fstat(cur, &st) != 0) {
+		e = errno;
+		snprintf(why, whylen, "cannot open '/': %s", strerror(e));
+		goto out;
+	}
+	for (;;) {
+		/* cur (st) is a directory walked to: it must be one no other user controls */
+		if (!outfile_owner_trusted(st.st_uid)) {
+			e = EPERM;
+			snprintf(why, whylen, "'%s' is owned by uid %u, neither yours nor root's", shown[0] ? shown : "/",
+				 (unsigned)st.st_uid);
+			goto out;
+		}
+		if (others_may_write(&st)) {
+			e = EPERM;
+			snprintf(why, whylen, "'%s' can be written by other users (mode %04o, group %u)",
+				 shown[0] ? shown : "/", (unsigned)(st.st_mode & 07777), (unsigned)st.st_gid);
+			goto out;
+		}
+		char *p = rest;
+		while (*p == '/')
+			p++;
+		if (*p == '\0')
+			break;
+		size_t len = strcspn(p, "/");
+		char *name = xstrndup(p, len), *left = xstrdup(p + len);
+		free(rest);
+		rest = left;
+		if (strcmp(name, ".") == 0) {
+			free(name);
+			continue;
+		}
+		char *here = xasprintf("%s/%s", shown, name);
+		int fd = openat(cur, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 && errno == ENOENT && create && strcmp(name, "..") != 0) {
+			if (mkdirat(cur, name, 0700) != 0 && errno != EEXIST) {
+				e = errno;
+				snprintf(why, whylen, "cannot create '%s': %s", here, strerror(e));
+			} else {
+				fd = openat(cur, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+			}
+		}
+		if (fd < 0 && e == 0) {
+			e = errno;
+			snprintf(why, whylen, "'%s': %s", here, strerror(e));
+		}
+		free(name);
+		struct stat lst;
+		if (fd >= 0 && fstat(fd, &lst) != 0) {
+			e = errno;
+			snprintf(why, whylen, "'%s': %s", here, strerror(e));
+		} else if (fd >= 0 && S_ISLNK(lst.st_mode)) {
+			char link[PATH_MAX];
+			ssize_t n = -1;
+			if (!outfile_owner_trusted(lst.st_uid))
+				e = EPERM, snprintf(why, whylen, "'%s' is a symbolic link owned by uid %u, neither yours "
+						    "nor root's", here, (unsigned)lst.st_uid);
+			else if (++hops > MAX_LINKS)
+				e = ELOOP, snprintf(why, whylen, "'%s': %s", here, strerror(ELOOP));
+			else if ((n = readlinkat(fd, "", link, sizeof link - 1)) < 0)
+				e = errno, snprintf(why, whylen, "'%s': %s", here, strerror(e));
+			if (e == 0) {
+				/* the link's target, then what was left, walked the same way */
+				link[n] = '\0';
+				char *next = xasprintf("%s/%s", link, rest);
+				free(rest);
+				rest = next;
+				if (link[0] == '/') {
+					close(cur);
+					cur = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+					free(shown);
+					shown = xstrdup("");
+					if (cur < 0 || fstat(cur, &st) != 0)
+						e = errno, snprintf(why, whylen, "cannot open '/': %s", strerror(e));
+				}
+			}
+			close(fd);
+			free(here);
+			if (e)
+				goto out;
+			continue;
+		} else if (fd >= 0 && !S_ISDIR(lst.st_mode)) {
+			e = ENOTDIR;
+			snprintf(why, whylen, "'%s' is %s, not a directory", here, infile_kind(lst.st_mode));
+		}
+		if (e) {
+			if (fd >= 0)
+				close(fd);
+			free(here);
+			goto out;
+		}
+		close(cur);
+		cur = fd;
+		st = lst;
+		free(shown);
+		shown = here;
+	}
+	/* the directory itself is the caller's own */
+	if (st.st_uid != geteuid()) {
+		e = EPERM;
+		snprintf(why, whylen, "'%s' is owned by uid %u, not yours", shown[0] ? shown : "/", (unsigned)st.st_uid);
+		goto out;
+	}
+	int dfd = openat(cur, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		e = errno;
+		snprintf(why, whylen, "cannot open '%s': %s", path, strerror(e));
+	}
+	close(cur);
+	free(rest);
+	free(shown);
+	errno = e;
+	return dfd;
+out:
+	if (cur >= 0)
+		close(cur);
+	free(rest);
+	free(shown);
+	errno = e;
+	return -1;
 }
 
 /* Open a character device or FIFO in place, without creating, truncating

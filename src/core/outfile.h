@@ -60,6 +60,12 @@ struct outfile {
 	int in_place_file;             /* a regular file written in place (/dev/stdout's) */
 };
 
+/* The kernel's protected_symlinks rule as pct applies it, in every
+ * directory: a symbolic link is followed only if the caller (effective
+ * uid) or root owns it; and so is a directory trusted on the way to a
+ * private one (outfile_private_dir).  1 if owner is one of the two. */
+int outfile_owner_trusted(uid_t owner);
+
 /* Open OUT for writing as described above.  Returns 0, or -1 with
  * "cannot create 'PATH': why" in err. */
 int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen);
@@ -81,5 +87,23 @@ void outfile_abort(struct outfile *o);
  * Returns 0, or -1 with "cannot write 'PATH': why" in err.
  */
 int outfile_limit_to(struct outfile *o, const struct stat *st, char *err, size_t errlen);
+
+/*
+ * Open the directory path (absolute), a private directory of the caller's
+ * such as the build-id cache, through no directory or link another user
+ * controls: walked from / one component at a time, each opened with
+ * O_PATH | O_NOFOLLOW and checked with fstat(2).  Every directory on the
+ * way must be owned by the caller (effective uid) or root, and writable
+ * by no other user unless it is sticky (/tmp); a symbolic link is followed
+ * only by the rule of outfile_owner_trusted(), and its target walked the
+ * same way; the last directory must be the caller's own.  With create,
+ * each missing component is made, 0700, by mkdirat(2) in its verified
+ * parent.  Returns a descriptor (O_RDONLY | O_DIRECTORY), or -1 with
+ * errno and the reason in why, naming the component: ENOENT if one is
+ * missing (without create), EPERM if one is refused ("'/home/x' is
+ * owned by uid 1000, neither yours nor root's", "'/home/x/.cache' is a
+ * symbolic link owned by uid 1000, neither yours nor root's").
+ */
+int outfile_private_dir(const char *path, int create, char *why, size_t whylen);
 
 #endif
