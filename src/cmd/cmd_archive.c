@@ -28,6 +28,11 @@ static const char usage[] =
 	"modules are also put in the build-id cache (see pct-cache(1)), unless\n"
 	"it is off.  OUT is written under a temporary name and renamed.\n"
 	"\n"
+	"A file the profiles merely name is archived only if its build-id is the\n"
+	"profile's, or if the profile's writer (the owner of the profile file)\n"
+	"could read it; each file left out is named with the reason.  The archive\n"
+	"is no more readable than the most private file in it.\n"
+	"\n"
 	"  -o, --output=OUT  write the archive to OUT\n"
 	MODFILE_USAGE
 	"  -h, --help        show this help\n"
@@ -65,11 +70,13 @@ int cmd_archive(int argc, char **argv)
 	char err[1024];
 	cmd_load(&s, argv + optind, (size_t)(argc - optind), "archive: ");
 	pack_cache(&s, 1, &k);
-	long n = pack_archive(&s, argv + optind, (size_t)(argc - optind), out, err, sizeof err);
+	long left, n = pack_archive(&s, argv + optind, (size_t)(argc - optind), out, &left, err, sizeof err);
 	if (n < 0)
 		die("archive: %s", err);
-	note("archived %d profile%s and %ld module file%s into '%s'", argc - optind, argc - optind == 1 ? "" : "s", n,
-	     n == 1 ? "" : "s", out);
+	char *also = left ? xasprintf("; %ld file%s left out (above)", left, left == 1 ? "" : "s") : xstrdup("");
+	note("archived %d profile%s and %ld module file%s into '%s'%s", argc - optind, argc - optind == 1 ? "" : "s", n,
+	     n == 1 ? "" : "s", out, also);
+	free(also);
 	symtab_free_all();
 	pset_free(&s);
 	free(def);

@@ -102,6 +102,11 @@ static int on_procfs(const char *path)
 	return yes;
 }
 
+int outfile_owner_trusted(uid_t owner)
+{
+	return owner == geteuid() || owner == 0;
+}
+
 /*
  * Follow path's symbolic links, one at a time, as open(2) would, refusing
  * a link owned by anyone but the caller or root.  Returns the last name
@@ -128,7 +133,7 @@ static char *resolve(const char *path, struct stat *st, int *exists, int *magic,
 		}
 		if (!S_ISLNK(st->st_mode))
 			return cur;
-		if (st->st_uid != geteuid() && st->st_uid != 0) {
+		if (!outfile_owner_trusted(st->st_uid)) {
 			snprintf(why, whylen, "%s'%s' is a symbolic link owned by uid %u, neither yours nor "
 				 "root's: not followed", hop ? "on the way, " : "", cur, (unsigned)st->st_uid);
 			break;
@@ -164,6 +169,150 @@ static char *resolve(const char *path, struct stat *st, int *exists, int *magic,
 	}
 	free(cur);
 	return NULL;
+}
+
+/* May another user than the caller (and root) write in the directory st,
+ * and so rename or replace what is in it?  The sticky bit keeps them to
+ * their own names; the caller's own group (a user private group) and
+ * root's count as the caller's. */
+static int others_may_write(const struct stat *st)
+{
+	if (st->st_mode & S_ISVTX)
+		return 0;
+	return (st->st_mode & S_IWOTH) ||
+	       ((st->st_mode & S_IWGRP) && st->st_gid != getegid() && st->st_gid != 0);
+}
+
+int outfile_private_dir(const char *path, int create, char *why, size_t whylen)
+{
+	if (path[0] != '/') {
+		snprintf(why, whylen, "'%s' is not an absolute path", path);
+		errno = EINVAL;
+		return -1;
+	}
+	char *rest = xstrdup(path), *shown = xstrdup("");  /* what is left; where cur is ("" for /) */
+	int cur = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC), hops = 0, e = 0;
+	struct stat st;
+	if (cur < 0 || fstat(cur, &st) != 0) {
+		e = errno;
+		snprintf(why, whylen, "cannot open '/': %s", strerror(e));
+		goto out;
+	}
+	for (;;) {
+		/* cur (st) is a directory walked to: it must be one no other user controls */
+		if (!outfile_owner_trusted(st.st_uid)) {
+			e = EPERM;
+			snprintf(why, whylen, "'%s' is owned by uid %u, neither yours nor root's", shown[0] ? shown : "/",
+				 (unsigned)st.st_uid);
+			goto out;
+		}
+		if (others_may_write(&st)) {
+			e = EPERM;
+			snprintf(why, whylen, "'%s' can be written by other users (mode %04o, group %u)",
+				 shown[0] ? shown : "/", (unsigned)(st.st_mode & 07777), (unsigned)st.st_gid);
+			goto out;
+		}
+		char *p = rest;
+		while (*p == '/')
+			p++;
+		if (*p == '\0')
+			break;
+		size_t len = strcspn(p, "/");
+		char *name = xstrndup(p, len), *left = xstrdup(p + len);
+		free(rest);
+		rest = left;
+		if (strcmp(name, ".") == 0) {
+			free(name);
+			continue;
+		}
+		char *here = xasprintf("%s/%s", shown, name);
+		int fd = openat(cur, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 && errno == ENOENT && create && strcmp(name, "..") != 0) {
+			if (mkdirat(cur, name, 0700) != 0 && errno != EEXIST) {
+				e = errno;
+				snprintf(why, whylen, "cannot create '%s': %s", here, strerror(e));
+			} else {
+				fd = openat(cur, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+			}
+		}
+		if (fd < 0 && e == 0) {
+			e = errno;
+			snprintf(why, whylen, "'%s': %s", here, strerror(e));
+		}
+		free(name);
+		struct stat lst;
+		if (fd >= 0 && fstat(fd, &lst) != 0) {
+			e = errno;
+			snprintf(why, whylen, "'%s': %s", here, strerror(e));
+		} else if (fd >= 0 && S_ISLNK(lst.st_mode)) {
+			char link[PATH_MAX];
+			ssize_t n = -1;
+			if (!outfile_owner_trusted(lst.st_uid))
+				e = EPERM, snprintf(why, whylen, "'%s' is a symbolic link owned by uid %u, neither yours "
+						    "nor root's", here, (unsigned)lst.st_uid);
+			else if (++hops > MAX_LINKS)
+				e = ELOOP, snprintf(why, whylen, "'%s': %s", here, strerror(ELOOP));
+			else if ((n = readlinkat(fd, "", link, sizeof link - 1)) < 0)
+				e = errno, snprintf(why, whylen, "'%s': %s", here, strerror(e));
+			if (e == 0) {
+				/* the link's target, then what was left, walked the same way */
+				link[n] = '\0';
+				char *next = xasprintf("%s/%s", link, rest);
+				free(rest);
+				rest = next;
+				if (link[0] == '/') {
+					close(cur);
+					cur = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+					free(shown);
+					shown = xstrdup("");
+					if (cur < 0 || fstat(cur, &st) != 0)
+						e = errno, snprintf(why, whylen, "cannot open '/': %s", strerror(e));
+				}
+			}
+			close(fd);
+			free(here);
+			if (e)
+				goto out;
+			continue;
+		} else if (fd >= 0 && !S_ISDIR(lst.st_mode)) {
+			e = ENOTDIR;
+			snprintf(why, whylen, "'%s' is %s, not a directory", here, infile_kind(lst.st_mode));
+		}
+		if (e) {
+			if (fd >= 0)
+				close(fd);
+			free(here);
+			goto out;
+		}
+		close(cur);
+		cur = fd;
+		st = lst;
+		free(shown);
+		shown = here;
+	}
+	/* the directory itself is the caller's own */
+	if (st.st_uid != geteuid()) {
+		e = EPERM;
+		snprintf(why, whylen, "'%s' is owned by uid %u, not yours", shown[0] ? shown : "/", (unsigned)st.st_uid);
+		goto out;
+	}
+	int dfd = openat(cur, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		e = errno;
+		snprintf(why, whylen, "cannot open '%s': %s", path, strerror(e));
+	}
+	close(cur);
+	free(rest);
+	free(shown);
+	errno = e;
+	return dfd;
+out:
+	if (cur >= 0)
+		close(cur);
+	free(rest);
+	free(shown);
+	errno = e;
+	return -1;
 }
 
 /* Open a character device or FIFO in place, without creating, truncating
@@ -221,8 +370,11 @@ static int open_magic(const char *name, const char **why)
 	return fd;
 }
 
-/* Create "TARGET.pct-tmp.XXXXXX" exclusively, with random X's. */
-static int create_temp(const char *target, mode_t mode, char **tmp)
+/* Create "TARGET.pct-tmp.XXXXXX" exclusively, with random X's, private
+ * (0600) while it is written: outfile_commit gives it its mode, so a
+ * reader who opens it early cannot keep reading what outfile_limit_to
+ * makes private later. */
+static int create_temp(const char *target, char **tmp)
 {
 	static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 	for (int tries = 0; tries < 100; tries++) {
@@ -241,18 +393,8 @@ static int create_temp(const char *target, mode_t mode, char **tmp)
 		suffix[6] = '\0';
 		*tmp = xasprintf("%s" PCT_TMP_INFIX "%s", target, suffix);
 		int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (fd >= 0) {
-			if (fchmod(fd, mode) != 0) {
-				int e = errno;
-				close(fd);
-				unlink(*tmp);
-				free(*tmp);
-				*tmp = NULL;
-				errno = e;
-				return -1;
-			}
+		if (fd >= 0)
 			return fd;
-		}
 		int e = errno;
 		free(*tmp);
 		*tmp = NULL;
@@ -299,9 +441,10 @@ int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
 			slot++;
 		if (slot == MAX_OPEN) {
 			reason = "too many files open at once";
-		} else if ((fd = create_temp(name, mode, &o->tmp)) < 0) {
+		} else if ((fd = create_temp(name, &o->tmp)) < 0) {
 			reason = strerror(errno);
 		} else {
+			o->mode = mode;
 			o->slot = slot;
 			temps[slot] = o->tmp;
 			o->target = name;
@@ -312,6 +455,11 @@ int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
 	if (fd < 0)
 		return fail(err, errlen, "create", path, "%s", reason);
 	o->path = xstrdup(path);
+	struct stat now;
+	if (fstat(fd, &now) == 0) {
+		o->gid = now.st_gid;
+		o->in_place_file = o->tmp == NULL && S_ISREG(now.st_mode);
+	}
 	o->fp = fdopen(fd, "w");
 	if (o->fp == NULL) {
 		int e = errno;
@@ -319,6 +467,27 @@ int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
 		outfile_abort(o);
 		return fail(err, errlen, "create", path, "%s", strerror(e));
 	}
+	return 0;
+}
+
+int outfile_limit_to(struct outfile *o, const struct stat *st, char *err, size_t errlen)
+{
+	mode_t drop = 0;
+	if (!(st->st_mode & S_IROTH))
+		drop |= S_IROTH;
+	/* group read only for a member its group may read, and the same
+	 * group (or one anyone may read) */
+	if (!(st->st_mode & S_IRGRP) || (!(st->st_mode & S_IROTH) && st->st_gid != o->gid))
+		drop |= S_IRGRP;
+	o->drop |= drop;
+	if (!o->in_place_file || drop == 0)
+		return 0;
+	/* the file behind /dev/stdout: as private as it can be made now */
+	struct stat now;
+	int fd = fileno(o->fp);
+	if (fstat(fd, &now) != 0 || ((now.st_mode & drop) && fchmod(fd, now.st_mode & 07777 & ~drop) != 0))
+		return fail(err, errlen, "write", o->path, "cannot make it as private as the files in it: %s",
+			    strerror(errno));
 	return 0;
 }
 
@@ -339,6 +508,8 @@ int outfile_commit(struct outfile *o, char *err, size_t errlen)
 	int e = 0;
 	if (fflush(o->fp) != 0 || ferror(o->fp))
 		e = errno ? errno : EIO;
+	else if (o->tmp && fchmod(fileno(o->fp), o->mode & ~o->drop) != 0)
+		e = errno;
 	else if (o->tmp && fsync(fileno(o->fp)) != 0)
 		e = errno;
 	if (fclose(o->fp) != 0 && e == 0)

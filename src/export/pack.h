@@ -26,9 +26,12 @@ struct pack_kept {
 /*
  * Put every needed module of s (and its separate debug file) in the
  * build-id cache, then, if any was added, prune the cache to
- * MODFILE_CACHE_MAX_DEFAULT bytes.  Each module that cannot be cached is
- * warned about once, unless quiet.  Returns 0, or -1 if the cache is off
- * (nothing done, *k zero).
+ * MODFILE_CACHE_MAX_DEFAULT bytes.  Only files whose build-id is the
+ * profile's are cached (modfile_cache_add), so the cache holds nothing a
+ * profile merely names; a module without a build-id is never cached.
+ * Each module that cannot be cached is warned about once, unless quiet.
+ * Returns 0, or -1 if the cache is off or its path refused (nothing done,
+ * *k zero).
  */
 int pack_cache(const struct pset *s, int quiet, struct pack_kept *k);
 
@@ -41,11 +44,23 @@ int pack_cache(const struct pset *s, int quiet, struct pack_kept *k);
  * and the perf map naming each profile's JIT code (perfmap_path), as
  * STEM.perf-PID.map beside it.
  * Unpacked into DIR, `pct report --symfs=DIR DIR/FILE` reads them.  The
- * profiles are stored by base name.  Returns the number of module and
- * map files stored, or -1 with err set ("FILE: what is wrong").  Modules whose file
- * is not found are warned about and left out.
+ * profiles are stored by base name.
+ *
+ * A file the profiles merely name discloses nothing: a module's file
+ * (and its debug file) whose build-id is the profile's is stored; any
+ * other (a module without a build-id, a debug file matched by its CRC
+ * alone, a perf map) only if every writer of a profile naming it (the
+ * owner of the profile's file, profile.owned) could read it: the caller,
+ * root, or by the permission bits of the file and of the directories
+ * above it, conservatively (pack.c).  And the archive is no more readable
+ * than the most private file in it, profiles included
+ * (outfile_limit_to).
+ *
+ * Returns the number of module and map files stored, or -1 with err set
+ * ("FILE: what is wrong").  A file not stored, missing or refused, is
+ * warned about once ("archive: left out: WHY"), and counted in *left.
  */
-long pack_archive(const struct pset *s, char *const *files, size_t nfiles, const char *out, char *err,
-		   size_t errlen);
+long pack_archive(const struct pset *s, char *const *files, size_t nfiles, const char *out, long *left, char *err,
+		  size_t errlen);
 
 #endif

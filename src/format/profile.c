@@ -866,14 +866,24 @@ int profile_open(const char *file, const char **shown, uint64_t *size, char *err
 	return fd;
 }
 
+void profile_set_owner(struct profile *p, const struct stat *st)
+{
+	p->owned = 1;
+	p->owner_uid = st->st_uid;
+	p->owner_gid = st->st_gid;
+}
+
 int profile_read(const char *file, struct profile *p, char *err, size_t errlen)
 {
 	uint64_t size;
+	struct stat st;
 	memset(p, 0, sizeof *p);
 	int fd = profile_open(file, &file, &size, err, errlen);
 	if (fd < 0)
 		return -1;
 	int rc = profile_read_fd(fd, size, file, p, err, errlen);
+	if (rc == 0 && fstat(fd, &st) == 0)
+		profile_set_owner(p, &st);
 	close(fd);
 	return rc;
 }

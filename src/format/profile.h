@@ -11,8 +11,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "pct_format.h"
+
+struct stat;
 
 #define PROFILE_NO_MODULE UINT32_MAX   /* sample.module for a PC in no known module */
 
@@ -107,7 +110,13 @@ struct profile {
 					  (cpu_last_ns - cpu_start_ns), for cpu and user; (samples +
 					  dropped) x period_requested_ns for the others: ns of
 					  wall-clock time for wall, events for a hardware event */
+	int owned;                     /* owner_uid and owner_gid are known: read from a file */
+	uid_t owner_uid;               /* the owner of the file it was read from (fstat), its */
+	gid_t owner_gid;               /* writer; standard input's copy is the reader's own */
 };
+
+/* Record st's owner as p's (profile.owned). */
+void profile_set_owner(struct profile *p, const struct stat *st);
 
 /*
  * Read and validate FILE; "-" is standard input, read once in a process

@@ -346,6 +346,11 @@ static int read_profiles(const char *file, struct profile **out, size_t *n, stru
 			}
 		}
 	}
+	/* who wrote them: the file's owner (pct archive's rule, pack.h) */
+	struct stat st;
+	if (rc == 0 && fstat(fd, &st) == 0)
+		for (size_t i = 0; i < *n; i++)
+			profile_set_owner(&(*out)[i], &st);
 	close(fd);
 	return rc;
 }

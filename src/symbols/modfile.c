@@ -2,10 +2,11 @@
  * modfile.c - where a module's file is found, and the build-id cache
  * (modfile.h).
  *
- * Inside the cache every directory is opened with O_NOFOLLOW and every
- * file created with O_EXCL | O_NOFOLLOW (or linked, which never
- * replaces), so a link planted there is never followed; the cache
- * directory itself must belong to the user.
+ * The cache directory is reached only through directories and links no
+ * other user controls (outfile_private_dir, walked once per run), and
+ * must belong to the user.  Inside it every directory is opened with
+ * O_NOFOLLOW and every file created with O_EXCL | O_NOFOLLOW (or linked,
+ * which never replaces), so a link planted there is never followed.
  */
 #define _GNU_SOURCE
 #include "modfile.h"
@@ -15,6 +16,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,6 +25,7 @@
 
 #include "debuginfo.h"
 #include "infile.h"
+#include "outfile.h"
 #include "pct_format.h"
 #include "util.h"
 
@@ -56,7 +60,8 @@ int modfile_option(int c, const char *arg)
 	return c == MODFILE_OPT_SYMFS || c == MODFILE_OPT_NO_CACHE;
 }
 
-char *modfile_cache_dir(void)
+/* The cache directory as configured, malloc'd, or NULL if it is off. */
+static char *cache_path(void)
 {
 	const char *e = getenv("PCT_CACHE");
 	if (cache_off || (e && strcmp(e, "0") == 0))
@@ -68,6 +73,141 @@ char *modfile_cache_dir(void)
 	if (h && h[0] == '/')
 		return xasprintf("%s/.cache/pct", h);
 	return NULL;
+}
+
+/*
+ * The cache directory walked by outfile_private_dir(), once per run for
+ * each path the environment names: its descriptor if it was found safe,
+ * or why it was refused (said once).  A cache not there yet is walked
+ * again when it is wanted.
+ */
+static char *walked;                   /* the path last walked */
+static int walked_fd = -1;             /* it, verified, if it exists */
+static char *refused;                  /* or why it is not used */
+static int refused_said;
+
+/* Walk the cache path dir (create: making what is missing) unless it was
+ * walked already: 1 verified (walked_fd), 0 absent, -1 refused (refused),
+ * -2 another error (errno, the reason in why). */
+static int walk_cache(const char *dir, int create, char *why, size_t whylen)
+{
+	if (walked && strcmp(walked, dir) != 0) {
+		if (walked_fd >= 0)
+			close(walked_fd);
+		walked_fd = -1;
+		free(refused);
+		refused = NULL;
+		refused_said = 0;
+	}
+	free(walked);
+	walked = xstrdup(dir);
+	if (walked_fd >= 0)
+		return 1;
+	if (refused)
+		return -1;
+	int fd = outfile_private_dir(dir, create, why, whylen);
+	if (fd >= 0) {
+		walked_fd = fd;
+		return 1;
+	}
+	if (errno == ENOENT && !create)
+		return 0;
+	if (errno == EPERM || errno == ENOTDIR || errno == ELOOP) {
+		refused = xstrdup(why);
+		return -1;
+	}
+	return -2;
+}
+
+static void say_refused(void)
+{
+	if (refused && !refused_said++)
+		warnx_("the build-id cache is off: %s", refused);
+}
+
+char *modfile_cache_dir(void)
+{
+	char *dir = cache_path(), why[PATH_MAX + 200];
+	if (dir && walk_cache(dir, 0, why, sizeof why) == -1) {
+		say_refused();
+		free(dir);
+		dir = NULL;
+	}
+	return dir;
+}
+
+/* The directory name below dirfd, created (0700) if absent and create is
+ * set, opened without following a link; -1 with errno. */
+static int subdir(int dirfd, const char *name, int create)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT && create) {
+		if (mkdirat(dirfd, name, 0700) != 0 && errno != EEXIST)
+			return -1;
+		fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	return fd;
+}
+
+/* The cache directory opened, through verified directories only
+ * (walk_cache; created with its parents if create is set): a new
+ * descriptor, or -1 with errno and *why malloc'd: EINVAL if the cache is
+ * off, ENOENT if it is not there (without create), EPERM if its path is
+ * refused. */
+static int open_cache(int create, char **why)
+{
+	char *dir = cache_path(), r[PATH_MAX + 200];
+	if (dir == NULL) {
+		*why = xstrdup("the build-id cache is off ($PCT_CACHE=0, --no-cache, or no $HOME)");
+		errno = EINVAL;
+		return -1;
+	}
+	int fd = -1;
+	switch (walk_cache(dir, create, r, sizeof r)) {
+	case 1:
+		fd = fcntl(walked_fd, F_DUPFD_CLOEXEC, 3);
+		if (fd < 0)
+			*why = xasprintf("cannot open the build-id cache '%s': %s", dir, strerror(errno));
+		break;
+	case -1:
+		*why = xasprintf("the build-id cache is off: %s", refused);
+		errno = EPERM;
+		break;
+	default: {
+		int e = errno;
+		*why = xasprintf("cannot open the build-id cache: %s", r);
+		errno = e;
+	}
+	}
+	free(dir);
+	return fd;
+}
+
+/* The cache's file build-id/XX/REST/name for bp ("XX/REST"), opened
+ * through the verified cache directory without following a link: a
+ * regular file (read only), or -1.  A refused cache is said once. */
+static int cache_file(const char *bp, const char *name, int *refusal)
+{
+	char *why = NULL, xx[3] = { bp[0], bp[1], '\0' };
+	int root = open_cache(0, &why);
+	free(why);
+	*refusal = root < 0 && errno == EPERM;
+	if (root < 0)
+		return -1;
+	int bfd = subdir(root, "build-id", 0);
+	int xfd = bfd >= 0 ? subdir(bfd, xx, 0) : -1;
+	int efd = xfd >= 0 ? subdir(xfd, bp + 3, 0) : -1;
+	int fd = efd >= 0 ? openat(efd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) : -1;
+	struct stat st;
+	if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+		close(fd);
+		fd = -1;
+	}
+	int fds[] = { efd, xfd, bfd, root };
+	for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	return fd;
 }
 
 void modfile_build_id_path(const uint8_t *id, size_t len, char *out)
@@ -131,9 +271,10 @@ int modfile_open(const char *path, const uint8_t *id, size_t len, char **file, c
 		cand[n++] = xasprintf("%s/build-id/%s/elf", symfs, bp);
 	if (symfs && path[0] == '/')
 		cand[n++] = xasprintf("%s%s", symfs, path);
-	char *cache = len > 0 ? modfile_cache_dir() : NULL;
+	char *cache = len > 0 ? cache_path() : NULL;
+	size_t in_cache = SIZE_MAX;
 	if (cache)
-		cand[n++] = xasprintf("%s/build-id/%s/elf", cache, bp);
+		in_cache = n, cand[n++] = xasprintf("%s/build-id/%s/elf", cache, bp);
 	free(cache);
 	own = n;
 	cand[n++] = xstrdup(path);
@@ -148,8 +289,18 @@ int modfile_open(const char *path, const uint8_t *id, size_t len, char **file, c
 	for (size_t i = 0; i < n && fd < 0; i++) {
 		int mismatch = 0, f = -1;
 		const char *reason = NULL;
-		if (i != own || path[0] == '/')
+		if (i == in_cache) {
+			int refusal;
+			f = cache_file(bp, "elf", &refusal);
+			if (refusal)
+				say_refused();
+			if (f >= 0 && !modfile_build_id_is(f, id, len)) {
+				close(f);
+				f = -1;
+			}
+		} else if (i != own || path[0] == '/') {
 			f = try_file(cand[i], id, len, &mismatch, &reason);
+		}
 		if (i == own && f < 0)
 			*why = path[0] != '/' ? xasprintf("'%s' is not a file", path)
 			       : mismatch   ? xasprintf("'%s' changed since the profile was taken (build-id differs)", path)
@@ -187,53 +338,19 @@ size_t modfile_debug_paths(const uint8_t *id, size_t len, char **out, size_t max
 	modfile_build_id_path(id, len, bp);
 	if (symfs && n < max)
 		out[n++] = xasprintf("%s/build-id/%s/debug", symfs, bp);
-	char *cache = modfile_cache_dir();
-	if (cache && n < max)
+	/* the cache's only if its path was verified (walk_cache), so that
+	 * the name leads through directories no other user controls */
+	char *why = NULL, *cache = cache_path();
+	int root = cache ? open_cache(0, &why) : -1;
+	if (root < 0 && errno == EPERM)
+		say_refused();
+	if (root >= 0 && n < max)
 		out[n++] = xasprintf("%s/build-id/%s/debug", cache, bp);
+	if (root >= 0)
+		close(root);
+	free(why);
 	free(cache);
 	return n;
-}
-
-/* The directory name below dirfd, created (0700) if absent and create is
- * set, opened without following a link; -1 with errno. */
-static int subdir(int dirfd, const char *name, int create)
-{
-	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT && create) {
-		if (mkdirat(dirfd, name, 0700) != 0 && errno != EEXIST)
-			return -1;
-		fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	}
-	return fd;
-}
-
-/* The cache directory opened (created with its parents if create is
- * set); it must be the user's own.  -1 with *why malloc'd. */
-static int open_cache(int create, char **why)
-{
-	char *dir = modfile_cache_dir();
-	if (dir == NULL) {
-		*why = xstrdup("the build-id cache is off ($PCT_CACHE=0, --no-cache, or no $HOME)");
-		return -1;
-	}
-	if (create) /* the parents are the user's own directories: made as mkdir -p would */
-		for (char *s = strchr(dir + 1, '/'); s; s = strchr(s + 1, '/')) {
-			*s = '\0';
-			mkdir(dir, 0700);
-			*s = '/';
-		}
-	int fd = subdir(AT_FDCWD, dir, create);
-	struct stat st;
-	if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_uid != geteuid())) {
-		close(fd);
-		fd = -1;
-		errno = EPERM;
-		*why = xasprintf("'%s' is not a directory of mine: the build-id cache is not used", dir);
-	} else if (fd < 0) {
-		*why = xasprintf("cannot open the build-id cache '%s': %s", dir, strerror(errno));
-	}
-	free(dir);
-	return fd;
 }
 
 /* Copy size bytes of in to out. */
@@ -282,7 +399,9 @@ static int put_file(int dirfd, const char *name, int src, const struct stat *sst
 	unlinkat(dirfd, tmp, 0);
 	int rc = 0, e = 0;
 	if (linkat(AT_FDCWD, proc, dirfd, tmp, AT_SYMLINK_FOLLOW) != 0) {
-		int out = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		/* a copy no more readable than its source (a hard link is it) */
+		int out = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+				 0600 | (sst->st_mode & 0044));
 		if (out < 0)
 			return -1;
 		rc = copy_fd(src, out, sst->st_size);

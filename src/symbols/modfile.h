@@ -39,7 +39,12 @@
  * check then fails: names are lost, never wrong.  Files that are not
  * regular, or larger than MODFILE_CACHE_FILE_MAX bytes, are not cached.
  * $PCT_CACHE=0, or modfile_set_cache(0) (--no-cache), turns the cache
- * off, both for adding and for looking up.
+ * off, both for adding and for looking up.  So does a path through
+ * another user's directory or link: the cache is made and opened only by
+ * outfile_private_dir() (outfile.h), once per run, and its entries only
+ * through the directory so verified; a refused path is warned about once
+ * ("the build-id cache is off: WHY").  A copy is no more readable than
+ * its source.
  */
 #ifndef PCT_MODFILE_H
 #define PCT_MODFILE_H
@@ -78,8 +83,9 @@ void modfile_set_symfs(const char *dir);
 void modfile_set_cache(int on);
 
 /* The cache directory, malloc'd: $XDG_CACHE_HOME/pct if $XDG_CACHE_HOME
- * is an absolute path, else $HOME/.cache/pct; NULL if the cache is off or
- * there is no home. */
+ * is an absolute path, else $HOME/.cache/pct; NULL if the cache is off,
+ * there is no home, or its path is refused (through a directory or link
+ * another user controls: warned about once).  It need not exist yet. */
 char *modfile_cache_dir(void);
 
 /* The build-id in lower-case hex, "XX/REST" form for a path: writes at
