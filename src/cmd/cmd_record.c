@@ -1,11 +1,15 @@
 /*
  * cmd_record.c - `pct record`: run a command with libpct preloaded.
  *
- * The child gets LD_PRELOAD=libpct.so (ahead of any preload it already
- * has), PCT=FILE and PCT_HZ; the runtime's constructor does the rest.
- * record waits, folds the profiles of the command's process tree into
- * FILE (finish(): one tree file, tree.h), prints a summary on stderr, and
- * exits as the child did: with its status, or by the same signal.
+ * The child gets LD_PRELOAD=PRELOAD:libpct.so (after any preload it
+ * already has), PCT=FILE and PCT_HZ (launch.h); the runtime's constructor
+ * does the rest.  record waits, passing SIGTERM and SIGHUP on to the
+ * command, folds the profiles of the command's process tree into FILE
+ * (finish(): one tree file, tree.h), prints a summary on stderr, and
+ * exits as the child did: with its status, or by the same signal.  Runs
+ * of one FILE at the same time are kept apart by a lock on FILE.lock
+ * (launch_lock) and by their session tokens; the one whose root did not
+ * get FILE writes its profile under a numbered name (result_name).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -55,6 +59,15 @@ static const char usage[] =
 	"when one is found, is put in the build-id cache ($XDG_CACHE_HOME/pct,\n"
 	"default ~/.cache/pct; see pct-cache(1)), so that the profile keeps its\n"
 	"names after a rebuild.  The exit status is COMMAND's.\n"
+	"\n"
+	"SIGTERM and SIGHUP sent to record are passed on to COMMAND's process;\n"
+	"record still writes FILE, then exits as COMMAND did.  While another\n"
+	"record of the same FILE runs (both hold FILE.lock), nothing is moved to\n"
+	"FILE.old, and the run that finds FILE another run's writes its profile\n"
+	"to FILE's stem + \"-2.pct\" (or -3...) and says so.  LD_PRELOAD keeps\n"
+	"the user's preloads first, and ASAN_OPTIONS gets\n"
+	"verify_asan_link_order=0 first, so that gcc -fsanitize=address programs\n"
+	"run.\n"
 	"\n"
 	"  -o, --output=FILE  write the profile to FILE\n"
 	"  -e, --event=EVENT  cpu (default): user + system CPU time, CPU-time timers\n"
@@ -137,20 +150,19 @@ struct run {
 };
 
 /* Keep the perf map of p's process (JIT code's names, perfmap.h) beside
- * FILE, before /tmp is cleaned: the one place record copies maps. */
-static void keep_jit_map(const struct run *run, const struct profile *p)
+ * the profile written (file), before /tmp is cleaned: the one place
+ * record copies maps. */
+static void keep_jit_map(const char *file, const struct profile *p)
 {
 	char *why = NULL;
-	if (perfmap_keep(run->file, p->hdr.pid, p->hdr.start_time_ns, &why) < 0)
+	if (perfmap_keep(file, p->hdr.pid, p->hdr.start_time_ns, &why) < 0)
 		warnx_("%s", why);
 	free(why);
 }
 
-/* Add the CPU time p's samples stand for to run's, saturating, and keep
- * its process's perf map. */
+/* Add the CPU time p's samples stand for to run's, saturating. */
 static void add_sampled(struct run *run, const struct profile *p)
 {
-	keep_jit_map(run, p);
 	if (__builtin_add_overflow(run->sampled_ns, profile_sampled_ns(p), &run->sampled_ns))
 		run->sampled_ns = UINT64_MAX;
 	if (p->hdr.mechanism == PCT_MECH_PERF)
@@ -168,22 +180,26 @@ static void add_sampled(struct run *run, const struct profile *p)
  * to, so it is opened once (infile.h) and read through that descriptor.
  */
 static int read_own(const char *path, const struct run *run, struct profile *p, void **raw, size_t *rawlen,
-		    char *why, size_t whylen)
+		    int *other_run, char *why, size_t whylen)
 {
 	struct stat st;
 	const char *reason;
 	*raw = NULL;
+	*other_run = 0;
 	int fd = infile_open(path, 1, &st, &reason);
 	if (fd < 0)
 		return snprintf(why, whylen, "%s", reason), -1;
 	int rc = -1;
+	char magic[PCT_MAGIC_LEN];
 	if (st.st_uid != geteuid())
 		snprintf(why, whylen, "owned by uid %u, not by this run's user", (unsigned)st.st_uid);
+	else if (pread(fd, magic, sizeof magic, 0) == (ssize_t)sizeof magic && tree_magic(magic, sizeof magic))
+		snprintf(why, whylen, "a process tree, written by another run"), *other_run = 1;  /* ours is not yet */
 	else if (profile_compact_fd(fd, (uint64_t)st.st_size, path, raw, rawlen, why, whylen) != 0 ||
 		 profile_parse(path, *raw, *rawlen, p, why, whylen) != 0)
 		;
 	else if (p->hdr.session != run->session || p->hdr.start_time_ns < run->started)
-		profile_free(p), snprintf(why, whylen, "written by another run");
+		profile_free(p), snprintf(why, whylen, "written by another run"), *other_run = 1;
 	else
 		rc = 0;
 	if (rc != 0)
@@ -346,13 +362,15 @@ static int cmp_run_file(const void *pa, const void *pb)
 /*
  * The profiles of the run: FILE, the command's own (if it took a sample),
  * and those of the processes forked or exec'd under it, which the runtime
- * names FILE's stem + ".PID.pct" or ".PID.K.pct" when FILE is taken.
+ * names FILE's stem + ".PID.pct" or ".PID.K.pct" when FILE is taken (the
+ * command's own too, when another run's command took FILE first).
  * Others may put files under such names too (FILE's directory may be
  * /tmp), so a file counts only if read_own() accepts it: ours, and
- * carrying this run's session token.  *ignored counts the others.
+ * carrying this run's session token.  *ignored counts the others.  A
+ * FILE that is not this run's is left alone, with a note or a warning.
  */
-static struct run_file *collect(const char *file, int with_main, const struct run *run, size_t *n,
-				size_t *ignored)
+static struct run_file *collect(const char *file, const char *shown, int with_main, const struct run *run,
+				size_t *n, size_t *ignored)
 {
 	size_t cap = 0;
 	struct run_file *v = NULL;
@@ -364,13 +382,24 @@ static struct run_file *collect(const char *file, int with_main, const struct ru
 	for (size_t i = 0; i <= npaths; i++) {
 		const char *path = i == 0 ? file : paths[i - 1];
 		struct run_file f = { 0 };
+		int other;
 		if (i == 0 && !with_main)
 			continue;
-		if (read_own(path, run, &f.p, &f.raw, &f.rawlen, why, sizeof why) != 0) {
-			if (i == 0 && errno != ENOENT && access(file, F_OK) == 0)
-				warnx_("'%s' is not this run's profile (%s); ignored", path, why);
-			else if (i > 0)
+		if (read_own(path, run, &f.p, &f.raw, &f.rawlen, &other, why, sizeof why) != 0) {
+			struct stat st;
+			if (i == 0 && (other || lstat(file, &st) == 0)) {
+				char *s = esc_dup(shown);
+				if (other)
+					note("'%s' is another run's profile (likely a pct record of the same name "
+					     "running at the same time); it is left alone, and this run's goes under "
+					     "another name", s);
+				else
+					warnx_("'%s' is not this run's profile (%s); it is left alone, and this "
+					       "run's goes under another name", s, why);
+				free(s);
+			} else if (i > 0) {
 				(*ignored)++;
+			}
 			continue;
 		}
 		f.path = xstrdup(path);
@@ -381,30 +410,95 @@ static struct run_file *collect(const char *file, int with_main, const struct ru
 	return v;
 }
 
+/* The k-th name for the run's profile: FILE itself, then FILE's stem +
+ * "-2.pct", "-3.pct"... (FILE without ".pct": FILE + "-2"...), malloc'd;
+ * name is FILE absolute or as shown. */
+static char *result_name(const char *name, unsigned k)
+{
+	if (k == 0)
+		return xstrdup(name);
+	size_t len = strlen(name);
+	int ext = len > 4 && strcmp(name + len - 4, ".pct") == 0;
+	return xasprintf("%.*s-%u%s", (int)(ext ? len - 4 : len), name, k + 1, ext ? ".pct" : "");
+}
+
+#define RESULT_NAMES 1000              /* FILE, then FILE's stem + -2 ... -1000 */
+
+/*
+ * Write the run's profile: the raw pct file (n == 1) or the tree of the
+ * n members m.  Over FILE when FILE is the run's own profile (replace:
+ * outfile.h), else under the first name of result_name's that nobody
+ * has (link(2), which never replaces another run's profile).  Returns
+ * the index of the name used, or -1 with err set.
+ */
+static int write_result(const char *file, int replace, const void *raw, size_t rawlen, const struct tree_member *m,
+			size_t n, const struct run *run, char *err, size_t errlen)
+{
+	struct outfile o;
+	if ((replace ? outfile_open(&o, file, err, errlen) : outfile_open_new(&o, file, err, errlen)) != 0)
+		return -1;
+	if (m) {
+		if (tree_put(&o, m, n, (uint32_t)run->child, run->session, err, errlen) != 0)
+			return -1;
+	} else {
+		mode_t mask = umask(0);
+		umask(mask);
+		if ((!replace && fchmod(fileno(o.fp), profile_file_mode(raw, rawlen) & ~mask) != 0) ||
+		    fwrite(raw, 1, rawlen, o.fp) != rawlen) {
+			snprintf(err, errlen, "cannot write '%s': %s", file, strerror(errno));
+			outfile_abort(&o);
+			return -1;
+		}
+	}
+	if (replace)
+		return outfile_commit(&o, err, errlen) == 0 ? 0 : -1;
+	for (unsigned k = 0; k < RESULT_NAMES; k++) {
+		char *name = result_name(file, k);
+		int rc = outfile_commit_new(&o, name, err, errlen);
+		free(name);
+		if (rc == 0)
+			return (int)k;
+		if (errno != EEXIST)
+			return -1;
+	}
+	char *last = result_name(file, RESULT_NAMES - 1);
+	snprintf(err, errlen, "cannot write '%s': every name up to '%s' is taken", file, last);
+	free(last);
+	outfile_abort(&o);
+	return -1;
+}
+
 /*
  * End of the run: gather its profiles, and if the tree wrote more than
  * the command's own, fold them into FILE (tree.h: compacted, in the
  * tree's order, written to a temporary and renamed over FILE), then
- * remove the per-process files.  Prints a summary: one profile's samples
- * and rate, or a tree's processes and samples; never one line per
- * process.  Returns 0, or 1 if the tree could not be written (its
- * per-process files are then left where they are).
+ * remove the per-process files; one profile alone is compacted.  When
+ * FILE is not the run's own (another run of it at the same time took the
+ * name first), the result goes under a new name (write_result).  Prints
+ * a summary: one profile's samples and rate, or a tree's processes and
+ * samples; never one line per process.  Returns 0 with the name written
+ * in *written (malloc'd, absolute; NULL if none), or 1 if the profile
+ * could not be written (its per-process files are then left where they
+ * are).
  */
-static int finish(const char *file, const char *shown, const char *cmd, int with_main, struct run *run)
+static int finish(const char *file, const char *shown, const char *cmd, int with_main, struct run *run,
+		  char **written)
 {
 	size_t n, ignored;
-	struct run_file *v = collect(file, with_main, run, &n, &ignored);
-	int rc = 0, own = n && strcmp(v[0].path, file) == 0;
-	uint64_t taken = 0;
+	*written = NULL;
+	struct run_file *v = collect(file, shown, with_main, run, &n, &ignored);
+	int rc = 0, own = n && strcmp(v[0].path, file) == 0, root = 0;
+	uint64_t taken_samples = 0;
 	for (size_t i = 0; i < n; i++) {
 		add_sampled(run, &v[i].p);
-		taken += v[i].p.total + v[i].p.hdr.dropped;
+		taken_samples += v[i].p.total + v[i].p.hdr.dropped;
+		root |= v[i].p.hdr.pid == (uint32_t)run->child;
 	}
 	/* Under record a process without a sample writes an empty profile
 	 * (lib/exec.c), so that the tree lists it; a run where no process
 	 * took one has nothing to report: its files are removed, and the
 	 * command is said to have written none, with the likeliest reason. */
-	if (n && taken == 0) {
+	if (n && taken_samples == 0) {
 		for (size_t i = 0; i < n; i++) {
 			if (unlink(v[i].path) != 0)
 				warnx_("cannot remove '%s' (a profile without samples): %s", v[i].path, strerror(errno));
@@ -413,22 +507,35 @@ static int finish(const char *file, const char *shown, const char *cmd, int with
 			free(v[i].path);
 		}
 		n = 0;
-		own = 0;
+		own = root = 0;
 	}
-	/* (per-process work at the end, such as keeping each process's
-	 * files beside FILE, belongs in this loop) */
-	if (!own && with_main)
+	if (!own && !root && with_main)
 		no_profile(cmd, run);
-	if (n == 1 && own) {
+	char err[1024];
+	int k = -1;
+	/* one profile, the command's (under FILE, or under its own pid's
+	 * name when another run took FILE): its compacted copy, the
+	 * runtime's reserve (the table's empty slots, the unused tick log:
+	 * 41 MB by default, sparse) gone */
+	if (n == 1 && (own || v[0].p.hdr.pid == (uint32_t)run->child)) {
 		if (v[0].p.hdr.pid != (uint32_t)run->child)
 			warnx_("'%s' was written by pid %u, not by the command (pid %d)", shown, v[0].p.hdr.pid,
 			       (int)run->child);
-		summarize(&v[0].p, shown);
-		/* the file compacted: the runtime's reserve (the table's empty
-		 * slots, the unused tick log: 41 MB by default, sparse) gone */
-		char err[1024];
-		if (profile_replace(file, v[0].raw, v[0].rawlen, err, sizeof err) != 0)
+		k = write_result(file, own, v[0].raw, v[0].rawlen, NULL, 0, run, err, sizeof err);
+		if (k < 0 && own) {
 			warnx_("%s; the profile is left as the program wrote it", err);
+			k = 0;
+		} else if (k < 0) {
+			warnx_("%s; the profile is left in '%s'", err, v[0].path);
+			rc = 1;
+		}
+		if (k >= 0) {
+			char *name = result_name(shown, (unsigned)k);
+			summarize(&v[0].p, name);
+			free(name);
+			if (!own && rc == 0 && unlink(v[0].path) != 0)
+				warnx_("cannot remove '%s' (copied to this run's profile): %s", v[0].path, strerror(errno));
+		}
 	} else if (n) {
 		sort(v, n, sizeof *v, cmp_run_file);
 		struct tree_member *m = xcalloc(n, sizeof *m);
@@ -437,34 +544,43 @@ static int finish(const char *file, const char *shown, const char *cmd, int with
 			m[i] = (struct tree_member){ .data = v[i].raw, .size = v[i].rawlen, .pid = v[i].p.hdr.pid };
 			samples += v[i].p.total + v[i].p.hdr.dropped;
 		}
-		char err[1024];
-		if (tree_write(file, m, n, (uint32_t)run->child, run->session, err, sizeof err) != 0) {
+		k = write_result(file, own, NULL, 0, m, n, run, err, sizeof err);
+		if (k < 0) {
 			warnx_("%s; the processes' profiles are left beside it", err);
 			rc = 1;
 		} else {
+			char *path = result_name(file, (unsigned)k), *name = result_name(shown, (unsigned)k);
 			for (size_t i = 0; i < n; i++)
-				if (strcmp(v[i].path, file) != 0 && unlink(v[i].path) != 0)
-					warnx_("cannot remove '%s' (folded into '%s'): %s", v[i].path, shown,
+				if (strcmp(v[i].path, path) != 0 && unlink(v[i].path) != 0)
+					warnx_("cannot remove '%s' (folded into '%s'): %s", v[i].path, name,
 					       strerror(errno));
-			char *s = esc_dup(shown);
+			char *s = esc_dup(name);
 			note("%zu process%s, %llu samples, written to '%s' as one process tree", n, n == 1 ? "" : "es",
 			     (unsigned long long)samples, s);
 			free(s);
+			free(name);
+			free(path);
 		}
 		free(m);
 	}
+	if (k >= 0)
+		*written = result_name(file, (unsigned)k);
+	/* per-process work at the end, beside the profile written */
+	for (size_t i = 0; i < n; i++)
+		keep_jit_map(*written ? *written : file, &v[i].p);
 	if (n && rc == 0) {
-		char *line = NULL;
+		char *line = NULL, *name = result_name(shown, (unsigned)k);
 		size_t line_len = 0;
 		FILE *w = open_memstream(&line, &line_len);
 		if (w) {
 			fputs("report it with `pct report ", w);
-			put_word(shown, w);
+			put_word(name, w);
 			fputs(n > 1 ? "` (add --by=process for one row per process)" : "`", w);
 			if (fclose(w) == 0)
 				note("%s", line);
 		}
 		free(line);
+		free(name);
 	}
 	if (ignored)
 		note("ignored %zu file%s named like the processes' profiles that this run did not "
@@ -515,13 +631,13 @@ static void print_coverage(const struct run *run, const char *event)
 }
 
 /*
- * Move an existing FILE to FILE.old, as the runtime never overwrites a
- * file.  Only a regular file is moved, and only over nothing or a regular
- * file: a symbolic link, FIFO or device under either name (perhaps planted
- * in a shared directory) is left alone and the run refused.  rename(2)
- * itself follows no link.
+ * Can an existing FILE be moved to FILE.old, as the runtime never
+ * overwrites a file?  Only a regular file is moved, and only over nothing
+ * or a regular file: a symbolic link, FIFO or device under either name
+ * (perhaps planted in a shared directory) is left alone and the run
+ * refused (checked before anything is created, again when moving).
  */
-static void move_old(const char *file, const char *shown)
+static void check_old(const char *file, const char *shown)
 {
 	struct stat st;
 	if (lstat(file, &st) != 0) {
@@ -536,7 +652,16 @@ static void move_old(const char *file, const char *shown)
 	if (lstat(old, &st) == 0 && !S_ISREG(st.st_mode))
 		die("record: cannot move '%s' to '%s.old': that is %s, not a regular file", shown, shown,
 		    infile_kind(st.st_mode));
-	if (rename(file, old) != 0)
+	free(old);
+}
+
+/* Move an existing FILE to FILE.old (check_old's rules); rename(2)
+ * itself follows no link. */
+static void move_old(const char *file, const char *shown)
+{
+	check_old(file, shown);
+	char *old = xasprintf("%s.old", file);
+	if (rename(file, old) != 0 && errno != ENOENT)
 		die("record: cannot move '%s' out of the way: %s", shown, strerror(errno));
 	free(old);
 }
@@ -565,6 +690,15 @@ static void check_output_dir(const char *file, const char *shown)
 	if (why)
 		die_usage("record: cannot create '%s': %s; the command was not run", shown, why);
 	free(dir);
+}
+
+/* The lock on FILE.lock, let go of at exit too (die() while moving an
+ * old FILE aside). */
+static struct launch_lock g_lock = { .fd = -1 };
+
+static void unlock_at_exit(void)
+{
+	launch_unlock(&g_lock);
 }
 
 int cmd_record(int argc, char **argv)
@@ -631,12 +765,22 @@ int cmd_record(int argc, char **argv)
 	struct run run = { .file = file, .started = (int64_t)t0.tv_sec * 1000000000 + t0.tv_nsec };
 	run.session = launch_session("record");
 	check_output_dir(file, shown);
-	move_old(file, shown);
+	check_old(file, shown);
+	/* FILE is moved aside only when no other run of it is writing it
+	 * (see launch_lock) */
+	char why[PATH_MAX + 256];
+	if (launch_lock(&g_lock, file, why, sizeof why) != 0)
+		die("record: %s (the lock that keeps runs of one output apart); the command was not run", why);
+	atexit(unlock_at_exit);
+	if (g_lock.alone)
+		move_old(file, shown);
+	launch_lock_share(&g_lock);
 
 	/* Like system(3): the terminal's ^C and ^\ go to the child; we wait
-	 * for it and then report. */
+	 * for it and then report.  SIGTERM and SIGHUP sent to us go on to the
+	 * child, and we still write its profile. */
 	struct launch l = { .file = file, .runtime = lib, .session = run.session, .hz = hz, .event = event,
-			    .period = period, .stack_bytes = stack };
+			    .period = period, .stack_bytes = stack, .forward = 1 };
 	if (launch_start(&l, cmd) != 0)
 		die("record: fork: %s", strerror(errno));
 	pid_t pid = l.pid;
@@ -648,23 +792,28 @@ int cmd_record(int argc, char **argv)
 	while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
 		;
 	run.own_ns = own_cpu_ns(pid, &run.own_tick_ns);
-	while (wait4(pid, &status, 0, &ru) < 0)
-		if (errno != EINTR)
-			die("record: wait4: %s", strerror(errno));
+	if (launch_reap(&l, &status, &ru) != 0)
+		die("record: wait4: %s", strerror(errno));
 	run.cpu_ns = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
 		     (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
 	run.user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u + (uint64_t)ru.ru_utime.tv_usec * 1000u;
 	if (event == NULL || strcmp(event, "cpu") == 0 || strcmp(event, "user") == 0)
 		run.period_ns = 1000000000u / (hz ? strtoul(hz, NULL, 10) : 250);
-	launch_end(&l);
 
+	/* the signals stay caught (and not passed on: the command is gone)
+	 * until the profile is written, so that a second SIGTERM or ^C does
+	 * not lose it */
 	struct stat st;
 	int ran = !(WIFEXITED(status) && (WEXITSTATUS(status) == 127 || WEXITSTATUS(status) == 126) &&
 		    lstat(file, &st) != 0);
-	int failed = finish(file, shown, cmd[0], ran, &run);
+	char *written;
+	int failed = finish(file, shown, cmd[0], ran, &run, &written);
 	print_coverage(&run, event);
-	if (!failed && lstat(file, &st) == 0)
-		keep_modules(file);
+	launch_unlock(&g_lock);
+	launch_end(&l);
+	if (!failed && written && lstat(written, &st) == 0)
+		keep_modules(written);
+	free(written);
 	free(shown);
 	free(file);
 	free(lib);

@@ -2,7 +2,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
+#include <dirent.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -60,33 +62,86 @@ uint64_t launch_session(const char *who)
 	return session;
 }
 
+/* The command's pid while SIGTERM and SIGHUP are passed on to it, else 0. */
+static volatile sig_atomic_t forward_pid;
+
+/* async-signal-safe: pass a signal sent to us on to the command.  One
+ * the kernel sent (SI_KERNEL: the terminal's hangup, to the whole
+ * foreground process group) has reached the command already. */
+static void pass_on(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	int err = errno;
+	pid_t pid = (pid_t)forward_pid;
+	if (pid > 0 && si->si_code != SI_KERNEL)
+		kill(pid, sig);
+	errno = err;
+}
+
+/* Catch sig with pass_on unless it is ignored now (nohup), saving the
+ * old action in *old. */
+static void catch_forward(int sig, struct sigaction *old)
+{
+	struct sigaction sa = { .sa_sigaction = pass_on, .sa_flags = SA_SIGINFO | SA_RESTART };
+	sigfillset(&sa.sa_mask);
+	sigaction(sig, NULL, old);
+	if (old->sa_handler != SIG_IGN)
+		sigaction(sig, &sa, NULL);
+}
+
 int launch_start(struct launch *l, char *const *cmd)
 {
 	char session[17];
 	snprintf(session, sizeof session, "%016llx", (unsigned long long)l->session);
+	/* the user's preloads first: a sanitizer's runtime must come first */
 	const char *pre = getenv("LD_PRELOAD");
-	char *preload = pre && *pre ? xasprintf("%s:%s", l->runtime, pre) : xstrdup(l->runtime);
+	char *preload = pre && *pre ? xasprintf("%s:%s", pre, l->runtime) : xstrdup(l->runtime);
+	/* libasan, linked by the program, checks that it comes before every
+	 * preload; with pct's it does not (unless the user preloads it too),
+	 * so the check is turned off, ahead of the user's options so that an
+	 * explicit setting of theirs still wins */
+	const char *opts = getenv("ASAN_OPTIONS");
+	char *asan = opts && *opts ? xasprintf("verify_asan_link_order=0:%s", opts)
+				   : xstrdup("verify_asan_link_order=0");
 
 	struct sigaction ign = { .sa_handler = SIG_IGN };
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGINT, &ign, &l->oldint);
 	sigaction(SIGQUIT, &ign, &l->oldquit);
+	/* held until the child's pid is known, so that none is lost */
+	sigset_t hold, oldmask;
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigprocmask(SIG_BLOCK, &hold, &oldmask);
+	if (l->forward) {
+		catch_forward(SIGTERM, &l->oldterm);
+		catch_forward(SIGHUP, &l->oldhup);
+	}
 
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
 		int err = errno;
 		launch_end(l);
+		sigprocmask(SIG_SETMASK, &oldmask, NULL);
 		free(preload);
+		free(asan);
 		errno = err;
 		return -1;
 	}
 	if (pid == 0) {
 		sigaction(SIGINT, &l->oldint, NULL);
 		sigaction(SIGQUIT, &l->oldquit, NULL);
+		if (l->forward) {
+			sigaction(SIGTERM, &l->oldterm, NULL);
+			sigaction(SIGHUP, &l->oldhup, NULL);
+		}
+		sigprocmask(SIG_SETMASK, &oldmask, NULL);
 		char root[24];
 		snprintf(root, sizeof root, "%d", (int)getpid());
 		if (setenv("PCT", l->file, 1) != 0 || setenv("LD_PRELOAD", preload, 1) != 0 ||
+		    setenv("ASAN_OPTIONS", asan, 1) != 0 ||
 		    setenv("PCT_ROOT_PID", root, 1) != 0 || setenv("PCT_SESSION", session, 1) != 0 ||
 		    (l->hz && setenv("PCT_HZ", l->hz, 1) != 0) || (l->event && setenv("PCT_EVENT", l->event, 1) != 0) ||
 		    (l->period && setenv("PCT_PERIOD", l->period, 1) != 0) ||
@@ -103,14 +158,41 @@ int launch_start(struct launch *l, char *const *cmd)
 		_exit(err == ENOENT ? 127 : 126);
 	}
 	free(preload);
+	free(asan);
 	l->pid = pid;
+	if (l->forward)
+		forward_pid = pid;
+	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	return 0;
+}
+
+int launch_reap(struct launch *l, int *status, struct rusage *ru)
+{
+	sigset_t hold, oldmask;
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigprocmask(SIG_BLOCK, &hold, &oldmask);
+	pid_t got;
+	while ((got = wait4(l->pid, status, 0, ru)) < 0 && errno == EINTR)
+		;
+	int err = errno;
+	if (got == l->pid)
+		forward_pid = 0;
+	sigprocmask(SIG_SETMASK, &oldmask, NULL);
+	errno = err;
+	return got == l->pid ? 0 : -1;
 }
 
 void launch_end(struct launch *l)
 {
 	sigaction(SIGINT, &l->oldint, NULL);
 	sigaction(SIGQUIT, &l->oldquit, NULL);
+	if (l->forward) {
+		forward_pid = 0;
+		sigaction(SIGTERM, &l->oldterm, NULL);
+		sigaction(SIGHUP, &l->oldhup, NULL);
+	}
 }
 
 int launch_exit_status(int status)
@@ -132,6 +214,87 @@ int launch_exit_status(int status)
 	return 1;
 }
 
+/* Try to take the whole of fd's file: F_WRLCK or F_RDLCK, without
+ * waiting, or F_UNLCK.  0, or -1 with errno (EAGAIN: held by another). */
+static int ofd_lock(int fd, short type)
+{
+	struct flock f = { .l_type = type, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0 };
+	return fcntl(fd, F_OFD_SETLK, &f);
+}
+
+/* Does path still name the file open at fd?  (A run that removed the
+ * lock file may have let go of it since we opened it.) */
+static int same_file(int fd, const char *path)
+{
+	struct stat a, b;
+	return fstat(fd, &a) == 0 && lstat(path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+int launch_lock(struct launch_lock *k, const char *file, char *why, size_t whylen)
+{
+	k->fd = -1;
+	k->alone = 0;
+	k->path = xasprintf("%s.lock", file);
+	char *shown = esc_dup(k->path);
+	const char *reason = NULL;
+	struct timespec nap = { 0, 10 * 1000 * 1000 };
+	/* the exclusive lock is held for a rename or an unlink: waited for
+	 * 100 times 10 ms at most */
+	for (int tries = 0; tries < 100 && reason == NULL; tries++) {
+		int fd = open(k->path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
+		struct stat st;
+		if (fd < 0) {
+			reason = strerror(errno);
+			break;
+		}
+		reason = fstat(fd, &st) != 0 ? strerror(errno) : !S_ISREG(st.st_mode) ? "it is not a regular file"
+			 : st.st_uid != geteuid() ? "it is not yours" : NULL;
+		if (reason) {
+			close(fd);
+			break;
+		}
+		int alone = ofd_lock(fd, F_WRLCK) == 0;
+		if (!alone && errno != EAGAIN && errno != EACCES) {
+			reason = strerror(errno);
+			close(fd);
+			break;
+		}
+		if ((alone || ofd_lock(fd, F_RDLCK) == 0) && same_file(fd, k->path)) {
+			k->fd = fd;
+			k->alone = alone;
+			free(shown);
+			return 0;
+		}
+		close(fd);
+		nanosleep(&nap, NULL);
+	}
+	snprintf(why, whylen, "cannot lock '%s': %s", shown, reason ? reason : "another process keeps it locked");
+	free(shown);
+	free(k->path);
+	k->path = NULL;
+	return -1;
+}
+
+void launch_lock_share(struct launch_lock *k)
+{
+	if (k->fd >= 0 && k->alone)
+		ofd_lock(k->fd, F_RDLCK);
+}
+
+void launch_unlock(struct launch_lock *k)
+{
+	if (k->fd < 0)
+		return;
+	struct stat st;
+	ofd_lock(k->fd, F_UNLCK);
+	if (ofd_lock(k->fd, F_WRLCK) == 0 && same_file(k->fd, k->path) && fstat(k->fd, &st) == 0 && st.st_size == 0)
+		unlink(k->path);
+	close(k->fd);
+	k->fd = -1;
+	free(k->path);
+	k->path = NULL;
+}
+
 int launch_profile_suffix(const char *s)
 {
 	size_t d = strspn(s, "0123456789");
@@ -144,22 +307,28 @@ int launch_profile_suffix(const char *s)
 
 size_t launch_tree_paths(const char *file, char ***paths)
 {
-	size_t len = strlen(file), n = 0, cap = 0;
+	size_t n = 0, cap = 0;
 	*paths = NULL;
+	const char *slash = strrchr(file, '/');
+	const char *base = slash ? slash + 1 : file;
+	char *dir = slash == file ? xstrdup("/") : slash ? xasprintf("%.*s", (int)(slash - file), file) : xstrdup(".");
+	/* the runtime's rule (lib/output.c, nth_name): FILE loses a ".pct"
+	 * suffix, if it is longer than that */
+	size_t len = strlen(file), stem = strlen(base);
 	if (len > 4 && strcmp(file + len - 4, ".pct") == 0)
-		len -= 4;
-	char *pattern = xasprintf("%.*s.*.pct", (int)len, file);
-	glob_t g;
-	int have = glob(pattern, GLOB_NOESCAPE | GLOB_NOSORT, NULL, &g) == 0;
-	free(pattern);
-	for (size_t i = 0; have && i < g.gl_pathc; i++) {
-		if (!launch_profile_suffix(g.gl_pathv[i] + len + 1))
+		stem -= 4;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, base, stem) != 0 || e->d_name[stem] != '.' ||
+		    !launch_profile_suffix(e->d_name + stem + 1))
 			continue;
 		grow(paths, &cap, n + 1, sizeof **paths);
-		(*paths)[n++] = xstrdup(g.gl_pathv[i]);
+		(*paths)[n++] = xasprintf("%.*s%s", (int)(base - file), file, e->d_name);
 	}
-	if (have)
-		globfree(&g);
+	if (d)
+		closedir(d);
+	free(dir);
 	return n;
 }
 

@@ -405,6 +405,49 @@ static int create_temp(const char *target, char **tmp)
 	return -1;
 }
 
+/* Create o's temporary beside name, watched (removed at exit or on a
+ * fatal signal).  Its descriptor, or -1 with *reason. */
+static int open_temp(struct outfile *o, const char *name, mode_t mode, const char **reason)
+{
+	watch_temps();
+	int slot = 0, fd;
+	while (slot < MAX_OPEN && temps[slot])
+		slot++;
+	if (slot == MAX_OPEN) {
+		*reason = "too many files open at once";
+		return -1;
+	}
+	if ((fd = create_temp(name, &o->tmp)) < 0) {
+		*reason = strerror(errno);
+		return -1;
+	}
+	o->mode = mode;  /* given at commit, less what outfile_limit_to drops */
+	o->slot = slot;
+	temps[slot] = o->tmp;
+	return fd;
+}
+
+/* o's stream on fd, or the failure (fd < 0: reason). */
+static int open_fp(struct outfile *o, int fd, const char *path, const char *reason, char *err, size_t errlen)
+{
+	if (fd < 0)
+		return fail(err, errlen, "create", path, "%s", reason);
+	o->path = xstrdup(path);
+	struct stat now;
+	if (fstat(fd, &now) == 0) {
+		o->gid = now.st_gid;
+		o->in_place_file = o->tmp == NULL && S_ISREG(now.st_mode);
+	}
+	o->fp = fdopen(fd, "w");
+	if (o->fp == NULL) {
+		int e = errno;
+		close(fd);
+		outfile_abort(o);
+		return fail(err, errlen, "create", path, "%s", strerror(e));
+	}
+	return 0;
+}
+
 int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
 {
 	memset(o, 0, sizeof *o);
@@ -434,40 +477,24 @@ int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
 	} else {
 		mode_t mask = umask(0);
 		umask(mask);
-		mode_t mode = exists ? st.st_mode & 0777 : 0666 & ~mask;
-		watch_temps();
-		int slot = 0;
-		while (slot < MAX_OPEN && temps[slot])
-			slot++;
-		if (slot == MAX_OPEN) {
-			reason = "too many files open at once";
-		} else if ((fd = create_temp(name, &o->tmp)) < 0) {
-			reason = strerror(errno);
-		} else {
-			o->mode = mode;
-			o->slot = slot;
-			temps[slot] = o->tmp;
+		if ((fd = open_temp(o, name, exists ? st.st_mode & 0777 : 0666 & ~mask, &reason)) >= 0) {
 			o->target = name;
 			name = NULL;
 		}
 	}
 	free(name);
-	if (fd < 0)
-		return fail(err, errlen, "create", path, "%s", reason);
-	o->path = xstrdup(path);
-	struct stat now;
-	if (fstat(fd, &now) == 0) {
-		o->gid = now.st_gid;
-		o->in_place_file = o->tmp == NULL && S_ISREG(now.st_mode);
-	}
-	o->fp = fdopen(fd, "w");
-	if (o->fp == NULL) {
-		int e = errno;
-		close(fd);
-		outfile_abort(o);
-		return fail(err, errlen, "create", path, "%s", strerror(e));
-	}
-	return 0;
+	return open_fp(o, fd, path, reason, err, errlen);
+}
+
+int outfile_open_new(struct outfile *o, const char *path, char *err, size_t errlen)
+{
+	memset(o, 0, sizeof *o);
+	o->slot = -1;
+	const char *reason = NULL;
+	mode_t mask = umask(0);
+	umask(mask);
+	int fd = open_temp(o, path, 0666 & ~mask, &reason);
+	return open_fp(o, fd, path, reason, err, errlen);
 }
 
 int outfile_limit_to(struct outfile *o, const struct stat *st, char *err, size_t errlen)
@@ -533,6 +560,37 @@ int outfile_commit(struct outfile *o, char *err, size_t errlen)
 		outfile_abort(o);
 		return -1;
 	}
+	release(o);
+	return 0;
+}
+
+int outfile_commit_new(struct outfile *o, const char *name, char *err, size_t errlen)
+{
+	int e = 0;
+	if (!o->flushed) {
+		if (fflush(o->fp) != 0 || ferror(o->fp))
+			e = errno ? errno : EIO;
+		else if (fchmod(fileno(o->fp), o->mode & ~o->drop) != 0)
+			e = errno;
+		else if (fsync(fileno(o->fp)) != 0)
+			e = errno;
+		if (fclose(o->fp) != 0 && e == 0)
+			e = errno;
+		o->fp = NULL;
+		o->flushed = 1;
+	}
+	if (e == 0 && link(o->tmp, name) != 0) {
+		e = errno;
+		if (e == EEXIST)
+			return -1;
+	}
+	if (e) {
+		fail(err, errlen, "write", name, "%s", strerror(e));
+		outfile_abort(o);
+		errno = e;
+		return -1;
+	}
+	unlink(o->tmp);
 	release(o);
 	return 0;
 }

@@ -58,6 +58,7 @@ struct outfile {
 	mode_t drop;                   /* read bits outfile_limit_to() took away */
 	gid_t gid;                     /* the group of the file written */
 	int in_place_file;             /* a regular file written in place (/dev/stdout's) */
+	int flushed;                   /* outfile_commit_new: written out, fp closed */
 };
 
 /* The kernel's protected_symlinks rule as pct applies it, in every
@@ -73,6 +74,21 @@ int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen);
 /* Flush, and rename the temporary over the target.  Returns 0, or -1 with
  * "cannot write 'PATH': why" in err, the temporary removed. */
 int outfile_commit(struct outfile *o, char *err, size_t errlen);
+
+/*
+ * For a file that must get a name nobody uses yet (pct record's profile
+ * when another run has its name): the temporary is made beside path as
+ * above, whatever path is now, and outfile_commit_new links it to a name
+ * with link(2), which never replaces anything.  Returns 0, or -1 with
+ * "cannot create 'PATH': why" in err.
+ */
+int outfile_open_new(struct outfile *o, const char *path, char *err, size_t errlen);
+
+/* Flush (the first time), then link the temporary to name, a name in
+ * path's directory.  Returns 0 (o released), or -1: with errno EEXIST
+ * when name is taken (o kept, for another name or outfile_abort), else
+ * with "cannot write 'NAME': why" in err (o aborted). */
+int outfile_commit_new(struct outfile *o, const char *name, char *err, size_t errlen);
 
 /* Give up: close, and remove the temporary. */
 void outfile_abort(struct outfile *o);

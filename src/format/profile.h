@@ -156,13 +156,6 @@ int profile_compact_fd(int fd, uint64_t size, const char *file, void **out, size
  * memory), else 0644. */
 unsigned profile_file_mode(const void *data, size_t size);
 
-/* Replace the file at path with the profile at data (size bytes; e.g. one
- * compacted by profile_compact_fd), through outfile.h (a temporary, then
- * rename), keeping the file's permission bits (the runtime's mode less the
- * umask, or what the user set).  Returns 0, or -1 with "cannot ... 'PATH':
- * why" in err (path is then unchanged). */
-int profile_replace(const char *path, const void *data, size_t size, char *err, size_t errlen);
-
 /* Does the file at path start with the pct magic, of a profile or of a
  * process tree (tree.h)?  (Commands use it to tell a profile operand from
  * another kind.) */

@@ -24,19 +24,6 @@ unsigned profile_file_mode(const void *data, size_t size)
 	return h.stacks_offset ? 0600 : 0644;
 }
 
-int profile_replace(const char *path, const void *data, size_t size, char *err, size_t errlen)
-{
-	struct outfile o;
-	if (outfile_open(&o, path, err, errlen) != 0)
-		return -1;
-	if (fwrite(data, 1, size, o.fp) != size) {
-		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-		outfile_abort(&o);
-		return -1;
-	}
-	return outfile_commit(&o, err, errlen);
-}
-
 static int cmp_mrow(const void *pa, const void *pb)
 {
 	const uint64_t *a = pa, *b = pb;   /* key, ctx */

@@ -30,9 +30,10 @@ int tree_magic(const void *buf, size_t len)
 	return len >= PCT_MAGIC_LEN && memcmp(buf, PCT_TREE_MAGIC, PCT_MAGIC_LEN) == 0;
 }
 
-int tree_write(const char *path, const struct tree_member *members, size_t n, uint32_t root_pid,
-	       uint64_t session, char *err, size_t errlen)
+int tree_put(struct outfile *o, const struct tree_member *members, size_t n, uint32_t root_pid, uint64_t session,
+	     char *err, size_t errlen)
 {
+	const char *path = o->path;
 	struct pct_tree_header h;
 	struct pct_tree_member *index = xcalloc(n, sizeof *index);
 	unsigned char **z = xcalloc(n, sizeof *z);
@@ -69,29 +70,36 @@ int tree_write(const char *path, const struct tree_member *members, size_t n, ui
 	for (size_t i = 0; i < n; i++)
 		if (profile_file_mode(members[i].data, members[i].size) == 0600)
 			mode = 0600;
-	struct outfile o;
-	if (outfile_open(&o, path, err, errlen) != 0)
-		goto out;
-	if (o.tmp && fchmod(fileno(o.fp), mode) != 0) {
+	if (o->tmp && fchmod(fileno(o->fp), mode) != 0) {
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-		outfile_abort(&o);
 		goto out;
 	}
-	int ok = fwrite(&h, sizeof h, 1, o.fp) == 1 && fwrite(index, sizeof *index, n, o.fp) == n;
+	int ok = fwrite(&h, sizeof h, 1, o->fp) == 1 && fwrite(index, sizeof *index, n, o->fp) == n;
 	for (size_t i = 0; ok && i < n; i++)
-		ok = fwrite(z[i], 1, index[i].size, o.fp) == index[i].size;
+		ok = fwrite(z[i], 1, index[i].size, o->fp) == index[i].size;
 	if (!ok) {
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-		outfile_abort(&o);
 		goto out;
 	}
-	rc = outfile_commit(&o, err, errlen);
+	rc = 0;
 out:
+	if (rc != 0)
+		outfile_abort(o);
 	for (size_t i = 0; i < n; i++)
 		free(z[i]);
 	free(z);
 	free(index);
 	return rc;
+}
+
+int tree_write(const char *path, const struct tree_member *members, size_t n, uint32_t root_pid,
+	       uint64_t session, char *err, size_t errlen)
+{
+	struct outfile o;
+	if (outfile_open(&o, path, err, errlen) != 0 ||
+	    tree_put(&o, members, n, root_pid, session, err, errlen) != 0)
+		return -1;
+	return outfile_commit(&o, err, errlen);
 }
 
 /* Is [off, off + len) inside a file of size bytes? */

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "outfile.h"
 #include "profile.h"
 
 /* One profile to fold: a complete pct file in memory (profile_compact_fd),
@@ -35,6 +36,11 @@ void tree_members_free(struct tree_member *m, size_t n);
  */
 int tree_write(const char *path, const struct tree_member *members, size_t n, uint32_t root_pid,
 	       uint64_t session, char *err, size_t errlen);
+/* The same tree written into o, open (outfile.h) and not yet committed:
+ * 0 (the caller commits), or -1 with "cannot write 'PATH': why" in err
+ * and o aborted. */
+int tree_put(struct outfile *o, const struct tree_member *members, size_t n, uint32_t root_pid, uint64_t session,
+	     char *err, size_t errlen);
 
 /* Does buf (len bytes, the start of a file) open with PCT_TREE_MAGIC? */
 int tree_magic(const void *buf, size_t len);
