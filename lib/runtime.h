@@ -346,7 +346,7 @@ void rt_arms_drain_all(void);
 int rt_arm_thread(uint32_t tid, int own);
 int rt_arm_existing_threads(void);
 void rt_for_each_task(int dirfd, int (*fn)(uint32_t tid, const char *name, void *arg), void *arg);
-void rt_disarm_all(void);                           /* async-signal-safe */
+void rt_disarm_all(int rings);                       /* async-signal-safe */
 void rt_arms_forget_after_fork(void);
 uint32_t rt_gettid(void);                           /* async-signal-safe */
 uint64_t rt_thread_cpu_ns(uint32_t tid);            /* async-signal-safe: its CPU clock, ns; 0 if gone */

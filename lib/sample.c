@@ -513,11 +513,12 @@ int rt_sampling_start(unsigned hz, int hz_explicit, const char *event)
 	return 0;
 }
 
-/* async-signal-safe: stop every thread's timer or event. */
+/* async-signal-safe: stop every thread's timer or event, and let go of
+ * the ring buffers (a failure: their samples are lost). */
 void rt_sampling_disarm(void)
 {
 	rt_store_release(&rt_g.sampling, 0);
-	rt_disarm_all();
+	rt_disarm_all(1);
 }
 
 /*
@@ -528,8 +529,9 @@ void rt_sampling_disarm(void)
 void rt_sampling_stop(void)
 {
 	rt_wall_stop();
-	rt_sampling_disarm();
-	rt_arms_drain_all();
+	rt_store_release(&rt_g.sampling, 0);
+	rt_disarm_all(0);
+	rt_arms_drain_all();  /* and then lets go of the rings */
 	struct pct_header *h = rt_g.hdr;
 	struct rt_ledger *l = &rt_g.led;
 	const struct rt_method *m = &rt_g.method;

@@ -23,6 +23,30 @@
  * tick's samples per thread.  Where the buffer cannot be mapped, each
  * sample is a signal.
  *
+ * pct holds no descriptor of the program's table while it samples: a perf
+ * event lives on through its mapping (the ring, or its one header page,
+ * which holds the file as a descriptor would, with its O_ASYNC owner), and
+ * its descriptor is closed as soon as it is mapped, so the program's
+ * RLIMIT_NOFILE is all its own.  The mapping lies in an address range
+ * reserved for the thread when it is armed (span), replaced with MAP_FIXED
+ * as the thread's events come and go, so no mapping of pct's lands in a
+ * hole the program planned for.  Without descriptors there is no ioctl:
+ *   - the first period is a one-shot event of a random length (phase),
+ *     whose one signal creates the thread's sampling event (in the
+ *     handler) over the one-shot's page, which that frees;
+ *   - a pause (sig.c: the thread blocks pct's signal, or a small alternate
+ *     stack) frees a signalling event (its span made PROT_NONE again) and
+ *     a resume starts a new first period: with a random phase each time,
+ *     the thread's samples stay proportional to its CPU time;
+ *   - a ring event is left running through a pause (it sends no signal;
+ *     its drain timer is stopped), and freed once pct stops.
+ * Where the mapping is refused (the user's perf_event_mlock_kb and then
+ * RLIMIT_MEMLOCK, perf_event_open(2)), the descriptor is kept instead,
+ * while it is among the lowest eighth of RLIMIT_NOFILE and pct holds fewer
+ * than RT_PHASE_FDS, as hardware events' one-shot descriptors are (their
+ * count is the only sign that one fired); past that the thread is not
+ * sampled, with one warning.
+ *
  * Threads are armed
  *   - at start: the calling thread, then every other thread listed in
  *     /proc/self/task (threads a constructor started before pct's);
@@ -35,10 +59,10 @@
  *     dlsym(RTLD_NEXT).  Threads made with raw clone(2) are not armed.
  *
  * A registry of armed sources lets pct_off() stop them all, and a forked
- * child drop the parent's (it inherits perf descriptors, not timers).  A
- * perf descriptor is closed only if PERF_EVENT_IOC_ID still returns the id
- * it had: a program that closed every descriptor may have reused the
- * number, and pct must never close the program's file.
+ * child drop the parent's.  A descriptor pct keeps is used and closed only
+ * if PERF_EVENT_IOC_ID still returns the id it had: a program that closed
+ * every descriptor may have reused the number, and pct must never close
+ * the program's file.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -61,23 +85,36 @@
 #include "runtime.h"
 
 
+enum { EV_NONE, EV_MAPPED, EV_HELD };
+
 struct arm {
 	_Atomic int used;              /* 0 free, 1 being set up, 2 armed */
 	uint32_t tid;
-	int fd;                        /* perf event, or -1 */
-	uint64_t perf_id;
-	timer_t timer;                 /* if fd < 0, or to drain ring */
-	int have_timer;
-	struct perf_event_mmap_page *ring; /* fd's ring buffer, or NULL */
+	/* the address range of the thread's perf mapping: the one-shot
+	 * event's header page, then the sampling event's ring or page */
+	char *span;
+	size_t span_size;
+	/* the sampling event: mapped at span (its descriptor closed), or held
+	 * at fd where it could not be mapped */
+	int ev;                        /* EV_* */
+	int fd;                        /* held descriptor, or -1 */
+	uint64_t perf_id;              /* PERF_EVENT_IOC_ID of fd */
+	int sig_fd;                    /* the descriptor number its signals carry (si_fd), or -1 */
+	_Atomic(struct perf_event_mmap_page *) ring; /* its ring buffer (at span), or NULL */
 	size_t ring_size;              /* bytes mapped: a header page and the data pages */
-	_Atomic int draining;          /* held while ring is read */
+	timer_t timer;                 /* the sampling timer, or the ring's drain timer */
+	int have_timer;
+	_Atomic int draining;          /* 1 while ring is read; 2 once it is let go */
 	_Atomic uint32_t slot;         /* the thread's slot + 1, once known */
 	_Atomic int paused;            /* the thread blocks pct's signal (sig.c) */
+	int rearm;                     /* its events were freed by a pause: start anew */
 	struct timespec left;          /* while paused: what was left of the timer's period */
-	int phase_fd;                  /* the one-shot event that ends the thread's first,
-					  random, period (phase_start), or -1 */
-	_Atomic int phase_spent;       /* the first period has ended (phase_fd disabled) */
-	uint64_t phase_id;             /* PERF_EVENT_IOC_ID of phase_fd */
+	/* the one-shot event that ends the thread's first, random, period */
+	int phase_ev;                  /* EV_* */
+	int phase_fd;                  /* held descriptor (hardware events), or -1 */
+	uint64_t phase_id;
+	int phase_sig;                 /* the descriptor number its signal carries, or -1 */
+	_Atomic int phase_spent;       /* the first period has ended */
 	uint64_t phase;                /* its period: ns of CPU time, or events */
 	uint64_t phase_cpu0;           /* the thread's CPU clock when it started, ns */
 };
@@ -171,8 +208,10 @@ uint64_t rt_thread_cpu_ns(uint32_t tid)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* ring: record each sample's IP in a ring buffer, with no wakeups. */
-static int perf_open_period(const struct rt_method *m, uint32_t tid, int ring, uint64_t period)
+/* The attributes of method m's event with the given period; ring: record
+ * each sample's IP and time in a ring buffer, with no wakeups; disabled:
+ * start disabled (a one-shot event, enabled by PERF_EVENT_IOC_REFRESH). */
+static int perf_open_period(const struct rt_method *m, uint32_t tid, int ring, uint64_t period, int disabled)
 {
 	struct perf_event_attr a;
 	memset(&a, 0, sizeof a);
@@ -184,7 +223,7 @@ static int perf_open_period(const struct rt_method *m, uint32_t tid, int ring, u
 	a.sample_period = period;
 	a.exclude_kernel = 1;          /* unprivileged at perf_event_paranoid 2 */
 	a.exclude_hv = 1;
-	a.disabled = 1;
+	a.disabled = disabled ? 1 : 0;
 	if (ring) {
 		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TIME;
 		a.use_clockid = 1;     /* the time on the tick log's clock */
@@ -197,90 +236,7 @@ static int perf_open_period(const struct rt_method *m, uint32_t tid, int ring, u
 	return (int)syscall(SYS_perf_event_open, &a, (pid_t)tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-static int perf_open(const struct rt_method *m, uint32_t tid, int ring)
-{
-	return perf_open_period(m, tid, ring, m->period);
-}
-
 /* Deliver fd's overflows to thread tid as pct's signal; 0 or -1. */
-static int perf_signal_to(int fd, uint32_t tid, int signo);
-static int perf_is(int fd, uint64_t want);
-static struct arm *arm_mine(int setup);
-
-/*
- * Open and start arm a's one-shot event: one overflow after phase (ns of
- * thread tid's CPU time, or events), whose signal (POLL_HUP: the kernel
- * disables the event after the one overflow PERF_EVENT_IOC_REFRESH 1
- * allows) is the thread's first sample and starts its event or timer
- * (rt_arm_overflow_mine).  Sets a->phase_fd, or -1 if there is none.
- */
-static _Atomic int phase_fds;  /* one-shot descriptors open */
-
-static void phase_close(struct arm *a)
-{
-	int pfd = a->phase_fd;
-	a->phase_fd = -1;
-	if (perf_is(pfd, a->phase_id)) {
-		close(pfd);
-		rt_sub(&phase_fds, 1);
-	}
-}
-
-static void phase_start(struct arm *a, const struct rt_method *m, uint32_t tid, uint64_t phase)
-{
-	a->phase_fd = -1;
-	a->phase = phase;
-	a->phase_cpu0 = rt_thread_cpu_ns(tid);
-	/* A descriptor for a few ms of the thread's CPU time, but one that
-	 * an idle thread keeps: at most RT_PHASE_FDS of them, and only while
-	 * the program uses less than an eighth of its RLIMIT_NOFILE
-	 * (descriptors are numbered lowest first), so that the program's
-	 * own open() never fails for pct's sake */
-	if (rt_add(&phase_fds, 1) >= RT_PHASE_FDS) {
-		rt_sub(&phase_fds, 1);
-		return;
-	}
-	struct rlimit nofile;
-	int pfd = perf_open_period(m, tid, 0, phase);
-	if (pfd < 0 || getrlimit(RLIMIT_NOFILE, &nofile) != 0 || (rlim_t)pfd >= nofile.rlim_cur / 8 ||
-	    ioctl(pfd, PERF_EVENT_IOC_ID, &a->phase_id) != 0 || perf_signal_to(pfd, tid, m->signo) != 0) {
-		if (pfd >= 0)
-			close(pfd);
-		rt_sub(&phase_fds, 1);
-		return;
-	}
-	a->phase_fd = pfd;
-	if (ioctl(pfd, PERF_EVENT_IOC_REFRESH, 1) != 0)
-		phase_close(a);
-}
-
-/* Disable arm a's one-shot event, but keep it open: a signal of it may
- * still be on its way, and is then known as pct's (and dropped). */
-static void phase_stop(struct arm *a)
-{
-	if (perf_is(a->phase_fd, a->phase_id))
-		ioctl(a->phase_fd, PERF_EVENT_IOC_DISABLE, 0);
-}
-
-/* Did arm a's one-shot event fire, or should it have (its signal may
- * have been lost: a legacy signal does not queue behind one already
- * pending, the program's own or pct's timer's)?  Its count reaches its
- * period when it fires; and a task-clock one fires once the thread has
- * run that long (RT_PHASE_SLACK_NS allows for the hrtimer's slack). */
-static int phase_fired(const struct arm *a)
-{
-	uint64_t count = 0;
-	if (!perf_is(a->phase_fd, a->phase_id))
-		return 1;
-	if (read(a->phase_fd, &count, sizeof count) == (ssize_t)sizeof count && count >= a->phase)
-		return 1;
-	if (rt_g.method.event != PCT_EVENT_CPU && rt_g.method.event != PCT_EVENT_USER &&
-	    rt_g.method.event != PCT_EVENT_WALL)
-		return 0;  /* a hardware event's count is all there is */
-	uint64_t now = rt_thread_cpu_ns(a->tid);
-	return now != 0 && now - a->phase_cpu0 >= a->phase + RT_PHASE_SLACK_NS;
-}
-
 static int perf_signal_to(int fd, uint32_t tid, int signo)
 {
 	struct f_owner_ex owner = { F_OWNER_TID, (pid_t)tid };
@@ -296,14 +252,12 @@ static int perf_is(int fd, uint64_t want)
 	return fd >= 0 && ioctl(fd, PERF_EVENT_IOC_ID, &id) == 0 && id == want;
 }
 
-/* Map the ring buffer of event fd: one header page and m->ring_pages data
- * pages (a power of two).  NULL if it cannot be mapped. */
-static struct perf_event_mmap_page *ring_map(const struct rt_method *m, int fd, size_t *size)
+static size_t page_size(void)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	*size = page * (1 + (size_t)m->ring_pages);
-	void *p = mmap(NULL, *size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	return p == MAP_FAILED ? NULL : p;
+	static size_t page;
+	if (page == 0)
+		page = (size_t)sysconf(_SC_PAGESIZE);
+	return page;
 }
 
 /*
@@ -313,19 +267,263 @@ static struct perf_event_mmap_page *ring_map(const struct rt_method *m, int fd, 
  */
 int rt_arm_probe(struct rt_method *m)
 {
-	int fd = perf_open(m, rt_gettid(), m->ring_pages != 0);
+	int fd = perf_open_period(m, rt_gettid(), m->ring_pages != 0, m->period, 1);
 	if (fd < 0)
 		return errno ? errno : EINVAL;
 	if (m->ring_pages) {
-		size_t size;
-		struct perf_event_mmap_page *r = ring_map(m, fd, &size);
-		if (r)
+		size_t size = page_size() * (1 + (size_t)m->ring_pages);
+		void *r = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (r != MAP_FAILED)
 			munmap(r, size);
 		else
 			m->ring_pages = 0;
 	}
 	close(fd);
 	return 0;
+}
+
+/* ---- descriptors kept where a mapping was refused ---- */
+
+static _Atomic int held_fds;  /* descriptors pct keeps open (EV_HELD, hardware one-shots) */
+static _Atomic int held_warned;
+
+/* async-signal-safe: may pct keep descriptor fd?  Only among the lowest
+ * eighth of RLIMIT_NOFILE (numbers are given lowest first), and fewer than
+ * RT_PHASE_FDS of them, so that the program's own open() never fails for
+ * pct's sake.  Counted in held_fds if so. */
+static int held_take(int fd)
+{
+	struct rlimit nofile;
+	if (getrlimit(RLIMIT_NOFILE, &nofile) != 0 || (rlim_t)fd >= nofile.rlim_cur / 8)
+		return 0;
+	if (rt_add(&held_fds, 1) >= RT_PHASE_FDS) {
+		rt_sub(&held_fds, 1);
+		return 0;
+	}
+	return 1;
+}
+
+/* async-signal-safe: close a descriptor pct keeps, if it is still its own
+ * (id); disable: stop its event first (not in a forked child, whose
+ * inherited descriptor names the parent's event). */
+static void held_close(int *fd, uint64_t id, int disable)
+{
+	if (perf_is(*fd, id)) {
+		if (disable)
+			ioctl(*fd, PERF_EVENT_IOC_DISABLE, 0);
+		close(*fd);
+		rt_sub(&held_fds, 1);
+	}
+	*fd = -1;
+}
+
+static void no_room_warning(void)
+{
+	if (!rt_xchg(&held_warned, 1))
+		rt_say("perf events: no locked memory (ulimit -l, perf_event_mlock_kb) for another thread's event, "
+		       "and pct keeps no more descriptors", NULL, 0, "threads started from now on may not be sampled");
+}
+
+/* ---- the thread's address range ---- */
+
+/* Reserve arm a's range: a header page and the ring's data pages. */
+static int span_reserve(struct arm *a, const struct rt_method *m)
+{
+	a->span_size = page_size() * (1 + (size_t)m->ring_pages);
+	void *p = mmap(NULL, a->span_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	a->span = p == MAP_FAILED ? NULL : p;
+	return a->span ? 0 : -1;
+}
+
+/* async-signal-safe: free the event mapped at arm a's range, keeping the
+ * range reserved. */
+static void span_clear(struct arm *a)
+{
+	if (a->span)
+		mmap(a->span, a->span_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+}
+
+/* async-signal-safe: map event fd at arm a's range (bytes from its start;
+ * prot); 0, or -1 if the mapping is refused (the range is unchanged). */
+static int span_map(struct arm *a, int fd, size_t bytes, int prot)
+{
+	return a->span && mmap(a->span, bytes, prot, MAP_SHARED | MAP_FIXED, fd, 0) == a->span ? 0 : -1;
+}
+
+/* ---- the events ---- */
+
+/*
+ * async-signal-safe: start arm a's sampling event now, for its thread,
+ * which must be the caller unless at arming: a ring event mapped at its
+ * range (ring mode), else a signalling one with its header page mapped
+ * there; its descriptor closed, or kept (held_take) where the mapping is
+ * refused.  0, or -1 if the thread goes unsampled.
+ */
+static int main_start(struct arm *a, const struct rt_method *m)
+{
+	size_t page = page_size();
+	if (m->ring_pages && a->ring_size == 0) {
+		int fd = perf_open_period(m, a->tid, 1, m->period, 0);
+		if (fd >= 0 && span_map(a, fd, page * (1 + (size_t)m->ring_pages), PROT_READ | PROT_WRITE) == 0) {
+			close(fd);
+			a->ring_size = page * (1 + (size_t)m->ring_pages);
+			a->ev = EV_MAPPED;
+			rt_store_release(&a->ring, (struct perf_event_mmap_page *)a->span);
+			return 0;
+		}
+		if (fd >= 0)
+			close(fd);
+		/* no room for its ring: a signal per sample, as below */
+	}
+	int fd = perf_open_period(m, a->tid, 0, m->period, 1);
+	if (fd < 0)
+		return -1;
+	if (perf_signal_to(fd, a->tid, m->signo) != 0 || ioctl(fd, PERF_EVENT_IOC_ID, &a->perf_id) != 0) {
+		close(fd);
+		return -1;
+	}
+	a->sig_fd = fd;
+	/* enabled once mapped or kept: a signal before that would name a
+	 * descriptor the arm does not know yet */
+	if (span_map(a, fd, page, PROT_READ) == 0) {
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		close(fd);
+		a->ev = EV_MAPPED;
+		return 0;
+	}
+	if (held_take(fd)) {
+		a->fd = fd;
+		a->ev = EV_HELD;
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		return 0;
+	}
+	close(fd);
+	no_room_warning();
+	return -1;
+}
+
+/*
+ * async-signal-safe: begin arm a's first period: a one-shot event of
+ * phase (ns of its thread's CPU time, or events), whose one signal
+ * (POLL_HUP: PERF_EVENT_IOC_REFRESH 1 lets one overflow through, then the
+ * kernel disables it) is the thread's first sample and starts its
+ * sampling event (rt_arm_overflow_mine).  Its header page is mapped at the
+ * range and its descriptor closed; a hardware event's is kept, its count
+ * being the only sign that it fired.  0, or -1 if there is none.
+ */
+static int phase_begin(struct arm *a, const struct rt_method *m, uint64_t phase)
+{
+	a->phase_ev = EV_NONE;
+	a->phase_fd = -1;
+	a->phase = phase;
+	a->phase_cpu0 = rt_thread_cpu_ns(a->tid);
+	rt_store(&a->phase_spent, 0);
+	int fd = perf_open_period(m, a->tid, 0, phase, 1);
+	if (fd < 0)
+		return -1;
+	int hw = m->event != PCT_EVENT_CPU && m->event != PCT_EVENT_USER && m->event != PCT_EVENT_WALL;
+	if (perf_signal_to(fd, a->tid, m->signo) != 0 || ioctl(fd, PERF_EVENT_IOC_ID, &a->phase_id) != 0) {
+		close(fd);
+		return -1;
+	}
+	a->phase_sig = fd;
+	int mapped = !hw && span_map(a, fd, page_size(), PROT_READ) == 0;
+	if (mapped) {
+		a->phase_ev = EV_MAPPED;
+	} else if (held_take(fd)) {
+		a->phase_ev = EV_HELD;
+		a->phase_fd = fd;
+	} else {
+		close(fd);
+		return -1;
+	}
+	/* (a phase of a few ns may end at once: the handler, on this
+	 * thread, then starts the sampling event before the ioctl returns,
+	 * so what follows goes by what was done here, not by the arm) */
+	if (ioctl(fd, PERF_EVENT_IOC_REFRESH, 1) != 0) {
+		if (!mapped)
+			held_close(&a->phase_fd, a->phase_id, 0);
+		else
+			close(fd);
+		span_clear(a);
+		a->phase_ev = EV_NONE;
+		return -1;
+	}
+	if (mapped)
+		close(fd);
+	return 0;
+}
+
+/* async-signal-safe: the thread's first period begins anew, or, without
+ * a one-shot event, its sampling event starts now. */
+static void events_begin(struct arm *a, const struct rt_method *m)
+{
+	a->rearm = 0;
+	if (phase_begin(a, m, random_phase(m->period, a->tid)) != 0)
+		main_start(a, m);
+}
+
+/* Did arm a's one-shot event fire, or should it have (its signal may
+ * have been lost: a legacy signal does not queue behind one already
+ * pending, the program's own or pct's timer's)?  A hardware event's count
+ * reaches its period when it fires; a task-clock one fires once the
+ * thread has run that long (RT_PHASE_SLACK_NS allows for the hrtimer's
+ * slack). */
+static int phase_fired(const struct arm *a)
+{
+	uint64_t count = 0;
+	if (a->phase_ev == EV_HELD)
+		return !perf_is(a->phase_fd, a->phase_id) ||
+		       (read(a->phase_fd, &count, sizeof count) == (ssize_t)sizeof count && count >= a->phase);
+	uint64_t now = rt_thread_cpu_ns(a->tid);
+	return now != 0 && now - a->phase_cpu0 >= a->phase + RT_PHASE_SLACK_NS;
+}
+
+/* async-signal-safe, in arm a's thread: its first period has ended (once:
+ * phase_spent is taken by the caller).  Its sampling event starts, over
+ * the one-shot's page, which that frees; paused, it waits for the resume. */
+static void phase_end(struct arm *a)
+{
+	if (a->phase_ev == EV_HELD)
+		held_close(&a->phase_fd, a->phase_id, 1);
+	a->phase_ev = EV_NONE;
+	if (rt_load(&a->paused)) {
+		span_clear(a);
+		a->rearm = 1;
+		return;
+	}
+	if (main_start(a, &rt_g.method) != 0)
+		span_clear(a);
+}
+
+/* async-signal-safe: free arm a's signalling events (a pause, or pct
+ * stops): its range is made PROT_NONE again, and held descriptors are
+ * disabled.  Its ring, which sends no signal, stays. */
+static void events_quiet(struct arm *a)
+{
+	if (a->ev == EV_HELD && perf_is(a->fd, a->perf_id))
+		ioctl(a->fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (a->phase_ev == EV_HELD && perf_is(a->phase_fd, a->phase_id))
+		ioctl(a->phase_fd, PERF_EVENT_IOC_DISABLE, 0);
+	if ((a->ev == EV_MAPPED && rt_load(&a->ring) == NULL) || a->phase_ev == EV_MAPPED) {
+		span_clear(a);
+		if (a->ev == EV_MAPPED)
+			a->ev = EV_NONE;
+		a->phase_ev = EV_NONE;
+		a->rearm = 1;
+	}
+}
+
+/* async-signal-safe: let go of arm a's ring (pct stopped), unless a drain
+ * holds it: that drain's thread lets go of it at its end. */
+static void ring_let_go(struct arm *a)
+{
+	int expect = 0;
+	if (rt_load(&a->ring) && rt_cas(&a->draining, &expect, 2)) {
+		rt_store(&a->ring, NULL);
+		span_clear(a);
+		a->ev = EV_NONE;
+	}
 }
 
 static int arm_take(void)
@@ -342,34 +540,30 @@ static int arm_take(void)
 	return -1;
 }
 
-/* Stop and free arm i; a perf descriptor only if it is still ours.
- * close_fd: 0 leaves the descriptor alone; 1 disables the event and
- * closes it; 2 (a forked child, whose inherited descriptor still names
- * the parent's event) closes it without disabling it, which would stop
- * the parent's sampling. */
-static void arm_release(int i, int close_fd)
+/* Stop and free arm i: its timer, the descriptors pct keeps (only if
+ * still its own; forked: in a child, whose inherited descriptors name the
+ * parent's events, which must go on, closed without disabling them), and
+ * its range, which frees its events. */
+static void arm_release(int i, int forked)
 {
 	struct arm *a = &arms[i];
-	int fds[2] = { a->fd, a->phase_fd };
-	uint64_t ids[2] = { a->perf_id, a->phase_id };
-	for (int k = 0; k < 2; k++)
-		if (close_fd && perf_is(fds[k], ids[k])) {
-			if (close_fd == 1)
-				ioctl(fds[k], PERF_EVENT_IOC_DISABLE, 0);
-			close(fds[k]);
-			if (k == 1)
-				rt_sub(&phase_fds, 1);
-		}
-	a->fd = -1;
-	a->phase_fd = -1;
+	if (a->ev == EV_HELD)
+		held_close(&a->fd, a->perf_id, !forked);
+	if (a->phase_ev == EV_HELD)
+		held_close(&a->phase_fd, a->phase_id, !forked);
+	a->ev = a->phase_ev = EV_NONE;
 	if (a->have_timer) {
-		timer_delete(a->timer);
+		if (!forked)
+			timer_delete(a->timer);
 		rt_sub(&timers_held, 1);
 	}
-	if (a->ring)
-		munmap(a->ring, a->ring_size);
-	a->ring = NULL;
 	a->have_timer = 0;
+	rt_store(&a->ring, NULL);
+	if (a->span)
+		munmap(a->span, a->span_size);
+	a->span = NULL;
+	a->ring_size = 0;
+	a->sig_fd = a->phase_sig = -1;
 	rt_store(&a->slot, 0);
 	rt_store(&a->used, 0);
 }
@@ -429,7 +623,7 @@ static int ring_drain(struct arm *a, uint32_t slot)
 int rt_arm_drain_mine(uint32_t slot)
 {
 	int i = my_arm - 1;
-	if (i < 0 || rt_load(&arms[i].used) != 2 || arms[i].ring == NULL)
+	if (i < 0 || rt_load(&arms[i].used) != 2 || rt_load(&arms[i].ring) == NULL)
 		return -1;
 	rt_store(&arms[i].slot, slot);
 	return ring_drain(&arms[i], slot);
@@ -441,7 +635,7 @@ int rt_arm_drain_mine(uint32_t slot)
  * caller's own). */
 static void drain_outside(struct arm *a, const char *name)
 {
-	struct perf_event_mmap_page *r = a->ring;
+	struct perf_event_mmap_page *r = rt_load_acquire(&a->ring);
 	if (r == NULL || r->data_head == r->data_tail)
 		return;
 	if (!rt_load_acquire(&rt_g.table_ready) && rt_output_create() != 0)
@@ -452,12 +646,15 @@ static void drain_outside(struct arm *a, const char *name)
 	ring_drain(a, slot);
 }
 
-/* Drain every armed thread's ring buffer (at pct_off, after disarming). */
+/* Drain every armed thread's ring buffer (at pct_off, after disarming),
+ * then let go of the rings. */
 void rt_arms_drain_all(void)
 {
 	for (int i = 0, end = rt_load(&arms_end); i < end; i++)
-		if (rt_load(&arms[i].used) == 2)
+		if (rt_load(&arms[i].used) == 2) {
 			drain_outside(&arms[i], "?");
+			ring_let_go(&arms[i]);
+		}
 }
 
 /*
@@ -473,52 +670,29 @@ int rt_arm_thread(uint32_t tid, int own)
 		return -1;
 	struct arm *a = &arms[i];
 	a->tid = tid;
-	a->fd = -1;
-	a->ring = NULL;
+	a->fd = a->phase_fd = a->sig_fd = a->phase_sig = -1;
+	a->ev = a->phase_ev = EV_NONE;
+	a->ring_size = 0;
+	rt_store(&a->ring, NULL);
+	rt_store(&a->draining, 0);
 	a->have_timer = 0;
+	a->rearm = 0;
 	rt_store(&a->paused, 0);
 	a->left.tv_sec = 0;
 	a->left.tv_nsec = 0;
-	a->phase_fd = -1;
 	rt_store(&a->phase_spent, 0);
 	int main_thread = own && tid == (uint32_t)getpid();
 	uint64_t phase = random_phase(m->period, tid);
-	if (m->mechanism == PCT_MECH_PERF) {
-		/* The first period is the random phase: the event waits,
-		 * disabled, for a one-shot event of that period, whose one
-		 * signal (PERF_EVENT_IOC_REFRESH 1: the kernel disables it
-		 * after one overflow) is the thread's first sample and
-		 * enables it (rt_arm_overflow_mine).  Without the one-shot
-		 * event the thread starts at phase 0. */
-		int fd = perf_open(m, tid, m->ring_pages != 0);
-		int bad = fd < 0 || ioctl(fd, PERF_EVENT_IOC_ID, &a->perf_id) != 0;
-		if (!bad && m->ring_pages)
-			bad = (a->ring = ring_map(m, fd, &a->ring_size)) == NULL;
-		else if (!bad)
-			bad = perf_signal_to(fd, tid, m->signo) != 0;
-		if (!bad) {
-			a->fd = fd;          /* owned before the one-shot event can fire */
-			phase_start(a, m, tid, phase);
-		}
-		if (bad || (a->phase_fd < 0 && !rt_load(&a->phase_spent) && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0)) {
-			int err = errno;
-			if (a->ring)
-				munmap(a->ring, a->ring_size);
-			a->ring = NULL;
-			if (fd >= 0)
-				close(fd);
-			a->fd = -1;
-			rt_store(&a->used, 0);
-			if (main_thread && my_arm == 0)
-				rt_warn("cannot open a perf event for the main thread", NULL, err);
-			return -1;
-		}
-		a->fd = fd;
+	if (m->mechanism == PCT_MECH_PERF && span_reserve(a, m) != 0) {
+		rt_store(&a->used, 0);
+		if (main_thread && my_arm == 0)
+			rt_warn("cannot reserve address space for a perf event", NULL, errno);
+		return -1;
 	}
-	if (m->mechanism != PCT_MECH_PERF || a->ring) {
+	if (m->mechanism != PCT_MECH_PERF || m->ring_pages) {
 		/* the sampling timer, or the one that drains the ring buffer
 		 * once per tick of the thread's CPU time */
-		uint64_t period = a->ring ? 1000000000u / RT_DEFAULT_HZ : m->period;
+		uint64_t period = m->ring_pages ? 1000000000u / RT_DEFAULT_HZ : m->period;
 		struct sigevent sev;
 		struct itimerspec ts;
 		memset(&sev, 0, sizeof sev);
@@ -533,7 +707,7 @@ int rt_arm_thread(uint32_t tid, int own)
 		ts.it_interval.tv_sec = (time_t)(period / 1000000000u);
 		ts.it_interval.tv_nsec = (long)(period % 1000000000u);
 		ts.it_value = ts.it_interval;
-		if (!a->ring) {
+		if (m->mechanism != PCT_MECH_PERF) {
 			/* the sampling timer's first expiry: the random phase */
 			ts.it_value.tv_sec = (time_t)(phase / 1000000000u);
 			ts.it_value.tv_nsec = (long)(phase % 1000000000u);
@@ -545,10 +719,7 @@ int rt_arm_thread(uint32_t tid, int own)
 		else if (!sigq_take(queued, quota)) {
 			/* each timer holds one of the user's RLIMIT_SIGPENDING
 			 * signals: leave the program at least half */
-			if (a->fd >= 0)
-				arm_release(i, 1);
-			else
-				rt_store(&a->used, 0);
+			arm_release(i, 0);
 			if (!rt_xchg(&rt_g.sigq_warned, 1))
 				rt_say("the pending-signal limit (ulimit -i) is half used", NULL, 0,
 				       main_thread ? "the program runs on without profiling" :
@@ -567,15 +738,32 @@ int rt_arm_thread(uint32_t tid, int own)
 		}
 		if (what) {
 			int err = errno;
-			arm_release(i, 1);
+			arm_release(i, 0);
 			if (main_thread)
 				rt_warn(what, NULL, err);
 			return -1;
 		}
 	}
+	/* published before the one-shot event is enabled: its signal, which
+	 * may come at once, finds the arm */
 	rt_store(&a->used, 2);
 	if (own)
 		my_arm = i + 1;
+	if (m->mechanism == PCT_MECH_PERF) {
+		/* The first period is the random phase: a one-shot event of that
+		 * period, whose one signal starts the sampling event
+		 * (rt_arm_overflow_mine).  Without it the thread starts at
+		 * phase 0. */
+		if (phase_begin(a, m, phase) != 0 && main_start(a, m) != 0) {
+			int err = errno;
+			if (own)
+				my_arm = 0;
+			arm_release(i, 0);
+			if (main_thread)
+				rt_warn("cannot open a perf event for the main thread", NULL, err);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -646,70 +834,47 @@ int rt_arm_existing_threads(void)
 	return n;
 }
 
-/* async-signal-safe: stop arm a's timer and events, keeping them. */
+/* async-signal-safe: stop arm a's timer and signalling events, keeping
+ * the arm (its late signals are still known as pct's). */
 static void arm_stop(struct arm *a)
 {
 	struct itimerspec off;
 	memset(&off, 0, sizeof off);
 	rt_store(&a->paused, 1);
-	if (perf_is(a->fd, a->perf_id))
-		ioctl(a->fd, PERF_EVENT_IOC_DISABLE, 0);
-	if (perf_is(a->phase_fd, a->phase_id))
-		ioctl(a->phase_fd, PERF_EVENT_IOC_DISABLE, 0);
+	events_quiet(a);
 	if (a->have_timer)
 		timer_settime(a->timer, 0, &off, NULL);
 }
 
-/* async-signal-safe: stop every source (pct_off, or a failed file). */
-void rt_disarm_all(void)
+/* async-signal-safe: stop every source (pct_off, or a failed file);
+ * rings: also let go of the ring buffers, whose samples are then lost
+ * (not at pct_off, which drains them first). */
+void rt_disarm_all(int rings)
 {
 	for (int i = 0, end = rt_load(&arms_end); i < end; i++)
-		if (rt_load(&arms[i].used) == 2)
+		if (rt_load(&arms[i].used) == 2) {
 			arm_stop(&arms[i]);
+			if (rings)
+				ring_let_go(&arms[i]);
+		}
 }
 
-/* async-signal-safe: is fd a perf event pct armed? */
+/* async-signal-safe: is fd a perf event pct armed?  The number its
+ * signals carry (si_fd), which stays known while the arm lives even once
+ * the descriptor is closed or the event freed, so that a late signal is
+ * never taken for the program's. */
 int rt_arm_owns_fd(int fd)
 {
 	for (int i = 0, end = rt_load(&arms_end); i < end; i++)
 		/* also while being set up (used 1): an event may fire before
 		 * its arm is published, and a free arm holds no descriptor */
-		if (rt_load(&arms[i].used) != 0 && fd >= 0 && (arms[i].fd == fd || arms[i].phase_fd == fd))
+		if (rt_load(&arms[i].used) != 0 && fd >= 0 && (arms[i].sig_fd == fd || arms[i].phase_sig == fd))
 			return 1;
 	return 0;
 }
 
-/*
- * async-signal-safe: a CPU timer's signal arrived in the calling thread,
- * which may still wait for its one-shot event: a ring buffer's drain timer
- * looks whether the one-shot event fired with its signal lost (a legacy
- * signal is dropped when one of pct's is already pending, such as this
- * timer's), and then starts the thread's event.
- */
-void rt_arm_timer_mine(void)
-{
-	/* the calling thread's own arm (my_arm: no system call per sample);
-	 * another's only while some one-shot event is open */
-	struct arm *a = my_arm > 0 ? &arms[my_arm - 1] : rt_load(&phase_fds) > 0 ? arm_mine(0) : NULL;
-	if (a == NULL || rt_load_relaxed(&a->used) != 2 || a->phase_fd < 0 || rt_load(&a->phase_spent))
-		return;
-	if (a->fd >= 0 && phase_fired(a) && !rt_xchg(&a->phase_spent, 1)) {
-		phase_stop(a);
-		if (!rt_load(&a->paused) && perf_is(a->fd, a->perf_id))
-			ioctl(a->fd, PERF_EVENT_IOC_ENABLE, 0);
-	}
-}
-
-/* async-signal-safe: start arm a's event once its random first period
- * has ended. */
-static void arm_run(struct arm *a)
-{
-	if (perf_is(a->fd, a->perf_id))
-		ioctl(a->fd, PERF_EVENT_IOC_ENABLE, 0);
-}
-
 /* The calling thread's arm, or NULL; async-signal-safe.  setup: also
- * one still being set up (its event may fire before it is published). */
+ * one still being set up. */
 static struct arm *arm_mine(int setup)
 {
 	uint32_t tid = rt_gettid();
@@ -724,31 +889,47 @@ static struct arm *arm_mine(int setup)
 }
 
 /*
- * async-signal-safe: a perf overflow signal for descriptor fd arrived in
- * the calling thread.  If it is the one-shot event's, the thread's random
- * first period has ended: enable its event, whose first period starts now
- * (the handler runs microseconds after the overflow).  Returns 1 if the
- * signal is a sample, 0 if it is a second one of a spent one-shot event.
+ * async-signal-safe: a CPU timer's signal arrived in the calling thread,
+ * which may still wait for its one-shot event: a ring buffer's drain timer
+ * looks whether the one-shot event fired with its signal lost (a legacy
+ * signal is dropped when one of pct's is already pending, such as this
+ * timer's), and then starts the thread's event.
+ */
+void rt_arm_timer_mine(void)
+{
+	struct arm *a = arm_mine(0);
+	if (a == NULL || a->phase_ev == EV_NONE || rt_load(&a->phase_spent))
+		return;
+	if (phase_fired(a) && !rt_xchg(&a->phase_spent, 1))
+		phase_end(a);
+}
+
+/*
+ * async-signal-safe: a perf overflow signal for descriptor number fd
+ * arrived in the calling thread.  If it is the one-shot event's (POLL_HUP),
+ * the thread's random first period has ended: its sampling event starts
+ * now (the handler runs microseconds after the overflow).  Returns 1 if
+ * the signal is a sample, 0 if it is a second one of a spent one-shot
+ * event.
  */
 int rt_arm_overflow_mine(int fd)
 {
 	struct arm *a = arm_mine(1);
-	if (a == NULL || a->phase_fd < 0 || fd != a->phase_fd)
+	if (a == NULL || fd != a->phase_sig)
 		return 1;
 	if (rt_xchg(&a->phase_spent, 1))
 		return 0;  /* found fired already (its signal late, not lost) */
-	/* the kernel sends one signal and disables the event: its
-	 * descriptor can be closed */
-	phase_close(a);
-	if (!rt_load(&a->paused))
-		arm_run(a);
+	if (a->phase_ev != EV_NONE)
+		phase_end(a);
 	return 1;
 }
 
 /*
- * async-signal-safe: stop (pause) or restart the calling thread's timer
- * and event, for a thread that blocks pct's signal (sig.c).  1 if that
- * changed its state, 0 if not, -1 if the thread is not armed.
+ * async-signal-safe: stop (pause) or restart the calling thread's
+ * sampling, for a thread that blocks pct's signal or has a small
+ * alternate stack (sig.c).  1 if that changed its state, 0 if not, -1 if
+ * the thread is not armed.  A signalling perf event is freed by a pause
+ * and started anew, with a new random first period, by the resume.
  */
 int rt_arm_pause_mine(int pause)
 {
@@ -757,11 +938,8 @@ int rt_arm_pause_mine(int pause)
 		return -1;
 	if (!pause && !rt_load_acquire(&rt_g.sampling))
 		return 0;
-	/* every call acts, whatever the flag says: a timer stopped or
-	 * restarted elsewhere is set right by the next call (and sig.c
-	 * takes back pct's pending signal after every pause) */
-	rt_store(&a->paused, pause);
-	uint64_t period = a->ring ? 1000000000u / RT_DEFAULT_HZ : rt_g.method.period;
+	int was = rt_load(&a->paused);
+	uint64_t period = rt_g.method.ring_pages ? 1000000000u / RT_DEFAULT_HZ : rt_g.method.period;
 	struct itimerspec ts, was_ts;
 	memset(&ts, 0, sizeof ts);
 	if (!pause) {
@@ -772,44 +950,46 @@ int rt_arm_pause_mine(int pause)
 		ts.it_interval.tv_nsec = (long)(period % 1000000000u);
 		ts.it_value = a->left.tv_sec || a->left.tv_nsec ? a->left : ts.it_interval;
 	}
-	/* A perf event that waits for its one-shot event stays disabled,
-	 * and the one-shot event pauses instead (its signal must not reach
-	 * a thread on a small alternate stack).  Resumed, a one-shot event
-	 * that fired while paused, its signal lost behind the program's
-	 * own instance, ends the first period now. */
-	int waiting = a->phase_fd >= 0 && !rt_load(&a->phase_spent);
-	if (waiting && !pause && phase_fired(a) && !rt_xchg(&a->phase_spent, 1)) {
-		phase_stop(a);
-		waiting = 0;
-		if (a->fd >= 0 && perf_is(a->fd, a->perf_id))
-			ioctl(a->fd, PERF_EVENT_IOC_ENABLE, 0);
-	} else if (waiting && perf_is(a->phase_fd, a->phase_id)) {
-		ioctl(a->phase_fd, pause ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0);
-	} else if (!waiting && perf_is(a->fd, a->perf_id)) {
-		ioctl(a->fd, pause ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0);
-	}
-	if (a->have_timer && timer_settime(a->timer, 0, &ts, &was_ts) == 0 && pause)
+	/* the timer is set right at every call, whatever the flag says (one
+	 * stopped elsewhere, by rt_disarm_all, is restarted by the next);
+	 * the events change only with the state */
+	if (a->have_timer && timer_settime(a->timer, 0, &ts, &was_ts) == 0 && pause && !was)
 		a->left = was_ts.it_value;
+	if (pause == was)
+		return 0;
+	rt_store(&a->paused, pause);
+	if (rt_g.method.mechanism != PCT_MECH_PERF)
+		return 1;
+	if (pause) {
+		events_quiet(a);
+		return 1;
+	}
+	/* resumed: a one-shot event kept (hardware) that fired meanwhile, its
+	 * signal lost, ends the first period now; else the events resume or
+	 * start anew */
+	if (a->phase_ev == EV_HELD && !rt_load(&a->phase_spent) && phase_fired(a) && !rt_xchg(&a->phase_spent, 1)) {
+		phase_end(a);
+	} else if (a->phase_ev == EV_HELD && perf_is(a->phase_fd, a->phase_id)) {
+		ioctl(a->phase_fd, PERF_EVENT_IOC_ENABLE, 0);
+	} else if (a->ev == EV_HELD && perf_is(a->fd, a->perf_id)) {
+		ioctl(a->fd, PERF_EVENT_IOC_ENABLE, 0);
+	} else if (a->rearm && a->ev == EV_NONE) {
+		events_begin(a, &rt_g.method);
+	}
 	return 1;
 }
 
-/* In a forked child: the parent's timers are gone, and its perf events
- * (inherited descriptors watching the parent's threads) are closed. */
+/* In a forked child: the parent's timers are gone, its perf events are
+ * the parent's (inherited descriptors are closed, the ring mappings were
+ * not copied, VM_DONTCOPY), and the ranges reserved for them are let go. */
 void rt_arms_forget_after_fork(void)
 {
 	for (int i = 0, end = rt_load(&arms_end); i < end; i++)
-		if (rt_load(&arms[i].used) == 2) {
-			/* the timers were the parent's, and perf ring buffers are
-			 * not copied into a child (VM_DONTCOPY) */
-			arms[i].have_timer = 0;
-			rt_store(&timers_held, 0);
-			rt_store(&sigq_others, -1);
-			arms[i].ring = NULL;
-			if (arms[i].fd >= 0 || arms[i].phase_fd >= 0)
-				arm_release(i, 2);
-			rt_store(&phase_fds, 0);
-			rt_store(&arms[i].used, 0);
-		}
+		if (rt_load(&arms[i].used) == 2)
+			arm_release(i, 1);
+	rt_store(&timers_held, 0);
+	rt_store(&sigq_others, -1);
+	rt_store(&held_fds, 0);
 	my_arm = 0;
 }
 
@@ -861,7 +1041,7 @@ static void thread_done(void *unused)
 		 * would be the program's own, and kill by default */
 		arm_stop(&arms[i]);
 		rt_sig_take_back();
-		arm_release(i, 1);
+		arm_release(i, 0);
 		rt_restore_signals(&old);
 	}
 }
