@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,6 +45,8 @@ static debuginfod_client *client;
 static double budget;                  /* seconds left for debuginfod */
 static int budget_read;                /* budget was set from the environment */
 static double deadline;                /* CLOCK_MONOTONIC at which the query under way gives up */
+static long maxsize;                   /* bytes a file from debuginfod may have; 0: no bound */
+static int oversize;                   /* the query under way was abandoned for its size */
 static struct u64map warned;           /* hashes of the files whose compressed sections were refused */
 
 static double now(void)
@@ -201,17 +204,35 @@ static int try_file(const char *path, const struct stat *self, const uint8_t *id
 	return fd;
 }
 
+/* id (len bytes, at most BUILD_ID_BYTES_MAX) in hex, in hex[2 * len + 1]. */
+static char *id_hex(const uint8_t *id, size_t len, char *hex)
+{
+	for (size_t i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	hex[2 * len] = '\0';
+	return hex;
+}
+
 static char *build_id_path(const uint8_t *id, size_t len)
 {
 	char hex[2 * BUILD_ID_BYTES_MAX + 1];
-	for (size_t i = 0; i < len; i++)
-		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	id_hex(id, len, hex);
 	return xasprintf(DEBUG_ROOT "/.build-id/%.2s/%s.debug", hex, hex + 2);
 }
 
+/* libdebuginfod calls it about once a second, and as data arrives: a is
+ * the bytes received once a server answers (before that, a count of
+ * calls), b the size the server announced (Content-Length), or 0 if it
+ * announced none.  libdebuginfod refuses an announced size over
+ * DEBUGINFOD_MAXSIZE itself; an answer without one is abandoned here once
+ * it passes that size. */
 static int progress(debuginfod_client *c, long a, long b)
 {
-	(void)c, (void)a, (void)b;
+	(void)c, (void)b;
+	if (maxsize > 0 && a > maxsize) {
+		oversize = 1;
+		return 1;
+	}
 	return now() >= deadline;      /* nonzero: give up */
 }
 
@@ -241,6 +262,35 @@ static void budget_init(void)
 		warnx_("PCT_DEBUGINFOD_TIMEOUT wants a number of seconds, not '%s': no debuginfod server is asked", s);
 		budget = 0;
 	}
+	/* libdebuginfod reads DEBUGINFOD_MAXSIZE at each query (atol: a
+	 * value that is not a number would be 0, no bound) */
+	const char *m = getenv(DEBUGINFOD_MAXSIZE_ENV_VAR);
+	long long v = -1;
+	if (m && *m) {
+		errno = 0;
+		v = strtoll(m, &end, 10);
+		if (*end || errno || v < 0 || v > LONG_MAX) {
+			warnx_(DEBUGINFOD_MAXSIZE_ENV_VAR " wants a number of bytes, not '%s': %s bytes are fetched at most",
+			       m, STR(DEBUGINFO_MAXSIZE_DEFAULT));
+			v = -1;
+		}
+	}
+	if (v < 0)
+		setenv(DEBUGINFOD_MAXSIZE_ENV_VAR, STR(DEBUGINFO_MAXSIZE_DEFAULT), 1);
+	maxsize = v < 0 ? DEBUGINFO_MAXSIZE_DEFAULT : (long)v;
+}
+
+/* Remove path, a file of debuginfod's cache that pct refused, and its
+ * build-id's directory if that is then empty, so that what a server sent
+ * does not stay there. */
+static void uncache(const char *path)
+{
+	struct stat sb;
+	if (lstat(path, &sb) != 0 || unlink(path) != 0)
+		return;
+	char *copy = xstrdup(path);
+	rmdir(dirname(copy));
+	free(copy);
 }
 
 /* debuginfod's file of that kind for id, asked at most once per run and
@@ -278,16 +328,44 @@ static int ask_debuginfod(const uint8_t *id, size_t len, enum kind kind, char **
 	a->kind = kind;
 	double start = now();
 	deadline = start + budget;
+	oversize = 0;
 	char *path = NULL;
 	int fd = kind == EXECUTABLE ? debuginfod_find_executable(client, id, (int)len, &path)
 				    : debuginfod_find_debuginfo(client, id, (int)len, &path);
 	budget -= now() - start;
+	const char *what = kind == EXECUTABLE ? "executable" : "debug file";
+	char hex[2 * BUILD_ID_BYTES_MAX + 1];
+	struct stat sb;
+	if (fd == -EFBIG || (fd < 0 && oversize)) {
+		/* libdebuginfod removed what it had received */
+		warnx_("debuginfod: the %s of build-id %s is larger than " DEBUGINFOD_MAXSIZE_ENV_VAR " (%ld bytes): "
+		       "not fetched", what, id_hex(id, len, hex), maxsize);
+		free(path);
+		return -1;
+	}
 	if (fd < 0) {
 		free(path);
 		return -1;
 	}
-	/* a file in debuginfod's cache; check it is one all the same */
+	/* A file in debuginfod's cache.  One over the budget (it finished
+	 * arriving before the progress callback looked, or was cached by an
+	 * earlier run) or of another build would stay there for good: it is
+	 * removed. */
+	int big = fstat(fd, &sb) == 0 && maxsize > 0 && sb.st_size > maxsize;
+	int other = !big && !modfile_build_id_is(fd, id, len);
 	close(fd);
+	if (big || other) {
+		if (big)
+			warnx_("debuginfod: the %s of build-id %s is larger than " DEBUGINFOD_MAXSIZE_ENV_VAR
+			       " (%ld bytes): removed from its cache", what, id_hex(id, len, hex), maxsize);
+		else
+			warnx_("debuginfod: the %s sent for build-id %s is not that build: removed from its cache", what,
+			       id_hex(id, len, hex));
+		uncache(path);
+		free(path);
+		return -1;
+	}
+	/* check it is a regular file all the same, as every file found */
 	fd = try_file(path, NULL, id, len, 0, name);
 	if (fd >= 0)
 		a->path = path;

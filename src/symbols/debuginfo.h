@@ -30,7 +30,13 @@
  *     warning a run naming the file and the section;
  *   - asks debuginfod at most once per build-id and kind of file in a run,
  *     and waits for it at most $PCT_DEBUGINFOD_TIMEOUT seconds (default
- *     15; 0: never asks) in all, over the whole run.
+ *     15; 0: never asks) in all, over the whole run;
+ *   - takes from debuginfod at most $DEBUGINFOD_MAXSIZE bytes a file
+ *     (DEBUGINFO_MAXSIZE_DEFAULT unless set; 0: no bound): libdebuginfod
+ *     refuses a larger announced size itself, an answer that announces
+ *     none is abandoned once it passes the bound, and a file in
+ *     debuginfod's cache that is larger or of another build-id is
+ *     removed from the cache, with a warning.
  * The same rules give a module's executable by build-id when no file of
  * its build-id is found otherwise (debuginfo_find_executable, the last
  * step of modfile_open).
@@ -44,6 +50,7 @@
 #include <stdint.h>
 
 #define DEBUGINFO_TIMEOUT_DEFAULT 15   /* seconds of debuginfod waiting per run */
+#define DEBUGINFO_MAXSIZE_DEFAULT 536870912 /* bytes: 512 MiB, a file from debuginfod at most */
 /* What the compressed sections of one file may claim to inflate to: debug
  * information compresses 2.5 to 13 times in Debian's libc6-dbg (83 times
  * for one section), zlib at most 1032 times. */
