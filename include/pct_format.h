@@ -501,7 +501,9 @@ static inline int pct_layout(struct pct_layout *l, uint64_t modules_max, uint64_
  * (header.start_time_ns), so a parent comes before the children it
  * started, and a program before the one its process exec'd.  Readers
  * check every offset and size against the file and the limits below
- * before they use it.
+ * before they use it.  No two members' streams share a byte, nor a
+ * stream the header's or the index's: a reader inflates each byte of the
+ * file once at most, so a file costs in proportion to its size.
  */
 #define PCT_TREE_MAGIC "PCTTREE"       /* 8 bytes with the trailing NUL */
 #define PCT_TREE_VERSION 2              /* 2 adds pct_tree_member.run; 1 (32-byte members) is read */
@@ -509,6 +511,9 @@ static inline int pct_layout(struct pct_layout *l, uint64_t modules_max, uint64_
 #define PCT_TREE_ZLIB 1                /* pct_tree_member.encoding: zlib (RFC 1950) */
 #define PCT_TREE_MEMBERS_MAX (1u << 20) /* members a reader accepts */
 #define PCT_TREE_RAW_MAX (UINT64_C(1) << 40) /* bytes a member may inflate to */
+#define PCT_TREE_ZLIB_RATIO 1032        /* raw_size / size at most: deflate's largest ratio
+					  (258 bytes for two bits), so no member claims more
+					  than its stream can hold */
 
 struct pct_tree_header {
 	char magic[PCT_MAGIC_LEN];     /*  0 PCT_TREE_MAGIC */

@@ -972,6 +972,30 @@ out:
 	return rc;
 }
 
+size_t profile_spans(const void *head, size_t len, uint64_t size, struct profile_span *out)
+{
+	struct pct_header h;
+	char err[256];
+	size_t n = 0;
+	out[n++] = (struct profile_span){ 0, size < sizeof h ? size : sizeof h };
+	if (len < out[0].len || size < PCT_HEADER_MIN)
+		return n;
+	copy_header(&h, head, size);
+	if (check_header(&h, size, "", err, sizeof err) != 0)
+		return n;
+	out[n++] = (struct profile_span){ h.table_offset, h.table_slots * h.entry_size };
+	out[n++] = (struct profile_span){ h.modules_offset, (uint64_t)h.modules_count * h.module_size };
+	out[n++] = (struct profile_span){ h.strings_offset, h.strings_used };
+	out[n++] = (struct profile_span){ h.threads_offset, (uint64_t)h.threads_max * h.thread_size };
+	if (h.stacks_offset)
+		out[n++] = (struct profile_span){ h.stacks_offset, stacks_used(&h) };
+	if (h.ticks_offset)
+		out[n++] = (struct profile_span){ h.ticks_offset, ticks_used(&h) * sizeof(struct pct_tick) };
+	if (h.buckets_offset)
+		out[n++] = (struct profile_span){ h.buckets_offset, (uint64_t)h.buckets_slots * sizeof(struct pct_bucket) };
+	return n;
+}
+
 int profile_compact_fd(int fd, uint64_t size, const char *file, void **out, size_t *outlen, char *err,
 		       size_t errlen)
 {

@@ -151,6 +151,25 @@ void profile_free(struct profile *p);
 int profile_compact_fd(int fd, uint64_t size, const char *file, void **out, size_t *outlen, char *err,
 		       size_t errlen);
 
+/* A byte range of a profile file. */
+struct profile_span {
+	uint64_t off, len;
+};
+#define PROFILE_SPANS_MAX 8
+
+/*
+ * The byte ranges of a profile of size bytes that profile_read_fd and
+ * profile_compact_fd read, from its first len bytes (at least
+ * min(size, sizeof(struct pct_header))): the header and, if it passes the
+ * checks of profile_read_fd, each region it bounds as far as it is used
+ * (the module records counted, the pool's used bytes, the thread table,
+ * the sample table, the stack records used, the ticks used, the bucket
+ * table).  Nothing else of the file is read, so a copy that holds only
+ * these ranges (zeros elsewhere) reads the same.  Returns how many, at
+ * most PROFILE_SPANS_MAX, in out.
+ */
+size_t profile_spans(const void *head, size_t len, uint64_t size, struct profile_span *out);
+
 /* The mode the runtime gives a profile file, whatever the umask: 0600 if
  * the profile at data (size bytes) holds call stacks (copies of raw stack
  * memory), else 0644. */

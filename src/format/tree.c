@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -108,57 +109,166 @@ static int in_file(uint64_t off, uint64_t len, uint64_t size)
 	return off <= size && len <= size - off;
 }
 
-/* Inflate src (len bytes) into a new buffer of exactly raw bytes, grown as
- * the stream produces output (a member that claims more than it holds
- * costs no more memory than it inflates to).  NULL with why set. */
-static void *inflate_member(const unsigned char *src, uint64_t len, uint64_t raw, const char **why)
+/* pwrite all of buf (len bytes) at off, skipping its all-zero pages (the
+ * file reads as zeros there: a hole). */
+static int write_nonzero(int fd, const unsigned char *buf, size_t len, uint64_t off)
+{
+	static const unsigned char zeros[PCT_PAGE];
+	while (len > 0) {
+		size_t k = PCT_PAGE - (size_t)(off % PCT_PAGE);   /* to the next page of the file */
+		if (k > len)
+			k = len;
+		if (memcmp(buf, zeros, k) != 0)
+			for (size_t done = 0; done < k;) {
+				ssize_t w = pwrite(fd, buf + done, k - done, (off_t)(off + done));
+				if (w < 0 && errno == EINTR)
+					continue;
+				if (w <= 0)
+					return -1;
+				done += (size_t)w;
+			}
+		buf += k;
+		len -= k;
+		off += k;
+	}
+	return 0;
+}
+
+/*
+ * Inflate src (len bytes) into an anonymous file of exactly raw bytes (a
+ * memfd: profile_read_fd reads it as a profile file), of which only what a
+ * reader of the profile reads is kept (profile_spans: the header, the
+ * regions it bounds, as far as they are used) and of that only the pages
+ * that are not all zeros: a member costs the memory its used records
+ * take, whatever it inflates to (a sample table of zeros, padding).  The
+ * stream is inflated TREE_CHUNK bytes at a time.  Returns the descriptor,
+ * or -1 with why set.
+ */
+#define TREE_CHUNK ((size_t)1 << 18)
+static int inflate_member(const unsigned char *src, uint64_t len, uint64_t raw, const char **why)
 {
 	z_stream zs;
 	memset(&zs, 0, sizeof zs);
 	if (inflateInit(&zs) != Z_OK) {
 		*why = "zlib cannot start";
-		return NULL;
+		return -1;
 	}
-	size_t cap = raw < (1u << 20) ? (size_t)raw : (1u << 20), have = 0;
-	unsigned char *out = xmalloc(cap);
-	int z = Z_OK;
-	uint64_t left = len;
+	int fd = memfd_create("pct-tree-member", MFD_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, (off_t)raw) != 0) {
+		*why = strerror(errno);
+		if (fd >= 0)
+			close(fd);
+		inflateEnd(&zs);
+		return -1;
+	}
+	unsigned char *out = xmalloc(TREE_CHUNK);
+	struct profile_span span[PROFILE_SPANS_MAX];
+	size_t nspans = 0;             /* 0 until the header is whole */
+	unsigned char head[sizeof(struct pct_header)];
+	size_t nhead = 0, hlen = raw < sizeof head ? (size_t)raw : sizeof head;
+	uint64_t have = 0, left = len;
+	int z = Z_OK, failed = 0;
 	zs.next_in = (unsigned char *)src;
-	while (z == Z_OK) {
+	while (z == Z_OK && !failed) {
 		if (zs.avail_in == 0) {
 			uInt chunk = left > (1u << 30) ? (1u << 30) : (uInt)left;
 			zs.avail_in = chunk;
 			left -= chunk;
 		}
-		if (have == cap) {
-			if (cap == raw) {              /* more output than raw_size */
-				z = Z_DATA_ERROR;
-				break;
-			}
-			cap = raw - cap < cap ? (size_t)raw : cap * 2;
-			out = xrealloc(out, cap);
-		}
-		size_t room = cap - have > (1u << 30) ? (1u << 30) : cap - have;
-		zs.next_out = out + have;
-		zs.avail_out = (uInt)room;
+		zs.next_out = out;
+		zs.avail_out = (uInt)TREE_CHUNK;
 		z = inflate(&zs, Z_NO_FLUSH);
-		have += room - zs.avail_out;
+		size_t got = TREE_CHUNK - zs.avail_out;
+		if (got > raw - have) {        /* more output than raw_size */
+			z = Z_DATA_ERROR;
+			break;
+		}
+		if (nspans == 0) {
+			/* until the header is whole (the first chunk, but for an
+			 * odd stream), everything is kept */
+			size_t k = got < hlen - nhead ? got : hlen - nhead;
+			memcpy(head + nhead, out, k);
+			nhead += k;
+			if (write_nonzero(fd, out, got, have) != 0)
+				failed = 1;
+			if (nhead == hlen)
+				nspans = profile_spans(head, nhead, raw, span);
+		} else {
+			for (size_t i = 0; i < nspans && !failed; i++) {
+				/* the part of [have, have + got) inside span i */
+				uint64_t lo = span[i].off > have ? span[i].off : have;
+				uint64_t end = span[i].off + span[i].len, hi = end < have + got ? end : have + got;
+				if (lo < hi && write_nonzero(fd, out + (lo - have), (size_t)(hi - lo), lo) != 0)
+					failed = 1;
+			}
+		}
+		have += got;
 		if (z == Z_BUF_ERROR && (zs.avail_in || left))
-			z = Z_OK;                      /* out of room: grow */
+			z = Z_OK;                      /* out of room: go on */
 	}
 	int ended = z == Z_STREAM_END && zs.avail_in == 0 && left == 0;
 	inflateEnd(&zs);
-	if (z != Z_STREAM_END) {
-		*why = z == Z_BUF_ERROR ? "its compressed data ends early" : "its compressed data is corrupt";
-	} else if (!ended) {
-		*why = "bytes follow its compressed data";
-	} else if (have != raw) {
-		*why = "it inflates to another size than its index says";
-	} else {
-		return out;
-	}
 	free(out);
-	return NULL;
+	if (failed)
+		*why = strerror(errno);
+	else if (z != Z_STREAM_END)
+		*why = z == Z_BUF_ERROR ? "its compressed data ends early" : "its compressed data is corrupt";
+	else if (!ended)
+		*why = "bytes follow its compressed data";
+	else if (have != raw)
+		*why = "it inflates to another size than its index says";
+	else
+		return fd;
+	close(fd);
+	return -1;
+}
+
+/* A member's stream in the file, for the overlap check. */
+struct extent {
+	uint64_t offset, size;
+	uint32_t member;
+};
+
+static int cmp_extent(const void *pa, const void *pb)
+{
+	const struct extent *a = pa, *b = pb;
+	if (a->offset != b->offset)
+		return a->offset < b->offset ? -1 : 1;
+	return a->member < b->member ? -1 : a->member > b->member;
+}
+
+/*
+ * No two members' streams may share a byte, nor a stream the header's or
+ * the index's: each byte of the file is then inflated once at most, and a
+ * file costs in proportion to its size (zlib inflates a byte to 1032 at
+ * most).  m: the members' (offset, size), in range of the file; index:
+ * the index's.  -1 with err set naming the two.
+ */
+static int members_overlap(struct extent *m, uint32_t n, const struct extent *index, char *err, size_t errlen,
+			   const char *file)
+{
+	const struct extent head = { 0, sizeof(struct pct_tree_header), 0 };
+	sort(m, n, sizeof *m, cmp_extent);
+	for (uint32_t i = 0; i < n; i++) {
+		if (m[i].size == 0)
+			continue;
+		for (int k = 0; k < 2; k++) {
+			const struct extent *r = k ? index : &head;
+			if (m[i].offset < r->offset + r->size && r->offset < m[i].offset + m[i].size)
+				return fail(err, errlen, file, "tree member %u (%llu bytes at offset %llu) overlaps the tree's "
+					    "%s (%llu bytes at offset %llu)", m[i].member, (unsigned long long)m[i].size,
+					    (unsigned long long)m[i].offset, k ? "index" : "header",
+					    (unsigned long long)r->size, (unsigned long long)r->offset);
+		}
+		for (uint32_t j = i + 1; j < n && m[j].offset < m[i].offset + m[i].size; j++)
+			if (m[j].size)
+				return fail(err, errlen, file, "tree members %u and %u overlap (%llu bytes at offset %llu, "
+					    "%llu at %llu): a corrupt index", m[i].member < m[j].member ? m[i].member : m[j].member,
+					    m[i].member < m[j].member ? m[j].member : m[i].member,
+					    (unsigned long long)m[i].size, (unsigned long long)m[i].offset,
+					    (unsigned long long)m[j].size, (unsigned long long)m[j].offset);
+	}
+	return 0;
 }
 
 /* Every run from 0 to the largest must have a profile: -1 with err set
@@ -216,6 +326,23 @@ static int parse_tree(const char *file, const void *data, size_t size, struct pr
 	    !in_file(h.index_offset, (uint64_t)h.members * msize, size))
 		return fail(err, errlen, file, "tree index (%u members at offset %llu) is unaligned or outside the file",
 			    h.members, (unsigned long long)h.index_offset);
+	/* every member's stream inside the file, and none overlapping another */
+	struct extent *ext = xcalloc(h.members, sizeof *ext);
+	for (uint32_t i = 0; i < h.members; i++) {
+		struct pct_tree_member m = { 0 };
+		memcpy(&m, buf + h.index_offset + (uint64_t)i * msize, msize);
+		if (!in_file(m.offset, m.size, size)) {
+			free(ext);
+			return fail(err, errlen, file, "tree member %u (pid %u, %llu bytes at offset %llu): its data lies "
+				    "outside the file", i, m.pid, (unsigned long long)m.size, (unsigned long long)m.offset);
+		}
+		ext[i] = (struct extent){ m.offset, m.size, i };
+	}
+	const struct extent index = { h.index_offset, (uint64_t)h.members * msize, 0 };
+	int overlap = members_overlap(ext, h.members, &index, err, errlen, file);
+	free(ext);
+	if (overlap != 0)
+		return -1;
 	struct profile *v = xcalloc(h.members, sizeof *v);
 	size_t got = 0;
 	if (rawsp)
@@ -229,36 +356,37 @@ static int parse_tree(const char *file, const void *data, size_t size, struct pr
 			goto bad;
 		}
 		const char *why = NULL;
-		void *raw = NULL;
+		int fd = -1;
 		if (m.encoding != PCT_TREE_ZLIB)
 			why = "unknown encoding";
-		else if (!in_file(m.offset, m.size, size))
-			why = "its data lies outside the file";
-		else if (m.raw_size < PCT_HEADER_MIN || m.raw_size > PCT_TREE_RAW_MAX || m.raw_size > SIZE_MAX / 2)
+		else if (m.raw_size < PCT_HEADER_MIN || m.raw_size > PCT_TREE_RAW_MAX ||
+			 m.raw_size / PCT_TREE_ZLIB_RATIO > m.size)
 			why = "bad inflated size";
 		else
-			raw = inflate_member(buf + m.offset, m.size, m.raw_size, &why);
-		if (raw == NULL) {
+			fd = inflate_member(buf + m.offset, m.size, m.raw_size, &why);
+		if (fd < 0) {
 			fail(err, errlen, file, "tree member %u (pid %u, %llu bytes at offset %llu, %llu inflated): %s", i,
 			     m.pid, (unsigned long long)m.size, (unsigned long long)m.offset,
 			     (unsigned long long)m.raw_size, why);
 			goto bad;
 		}
 		char *name = h.members == 1 ? xstrdup(file) : xasprintf("%s:%u", file, m.pid);
-		int rc = profile_parse(name, raw, (size_t)m.raw_size, &v[got], err, errlen);
-		free(name);
+		int rc = profile_read_fd(fd, m.raw_size, name, &v[got], err, errlen);
+		void *compact = NULL;
+		size_t len = 0;
 		if (rc == 0 && raws) {
-			raws[got] = (struct tree_member){ .data = raw, .size = (size_t)m.raw_size, .pid = m.pid,
-							  .run = m.run };
-			raw = NULL;
+			rc = profile_compact_fd(fd, m.raw_size, name, &compact, &len, err, errlen);
+			if (rc == 0)
+				raws[got] = (struct tree_member){ .data = compact, .size = len, .pid = m.pid, .run = m.run };
+			else
+				profile_free(&v[got]);
 		}
-		free(raw);
+		free(name);
+		close(fd);
 		if (rc != 0)
 			goto bad;
 		v[got].run = m.run;
 		got++;
-		/* the stacks point into the inflated copy: keep none (parse
-		 * copies them into its own mapping) */
 	}
 	if (runs_gap(v, got, err, errlen, file) != 0)
 		goto bad;

@@ -182,7 +182,7 @@ static Dwfl *unwinder_dwfl(struct unwinder *u, const struct pset *s, size_t prof
 		 * mappings of a file are refused by libdwfl and skipped */
 		Dwfl_Module *dm = dwfl_report_elf(dwfl, path_base(m->path), symtab_file(st), fd, m->start - link, false);
 		if (dm != NULL) {
-			debuginfo_set_recorded_path(dm, m->path);
+			debuginfo_reported(dm, m->path);
 			reported++;
 		} else {
 			close(fd);

@@ -3,10 +3,14 @@
  */
 #define _GNU_SOURCE
 #include <elfutils/debuginfod.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <gelf.h>
 #include <libgen.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +23,7 @@
 #include "debuginfo.h"
 #include "infile.h"
 #include "modfile.h"
+#include "u64map.h"
 #include "util.h"
 
 #define DEBUG_ROOT "/usr/lib/debug"
@@ -40,6 +45,9 @@ static debuginfod_client *client;
 static double budget;                  /* seconds left for debuginfod */
 static int budget_read;                /* budget was set from the environment */
 static double deadline;                /* CLOCK_MONOTONIC at which the query under way gives up */
+static long maxsize;                   /* bytes a file from debuginfod may have; 0: no bound */
+static int oversize;                   /* the query under way was abandoned for its size */
+static struct u64map warned;           /* hashes of the files whose compressed sections were refused */
 
 static double now(void)
 {
@@ -92,6 +100,90 @@ static void open_failed(const char *path, const char *why)
 	}
 }
 
+/*
+ * What a compressed section claims it inflates to: an SHF_COMPRESSED
+ * section's ch_size (Elf64_Chdr/Elf32_Chdr), or a GNU .zdebug_ section's
+ * 8-byte big-endian size after "ZLIB"; 0 for a section not compressed.
+ * Only the header is read.
+ */
+static uint64_t section_claim(Elf_Scn *scn, const GElf_Shdr *sh, const char *name)
+{
+	if (sh->sh_type == SHT_NOBITS)
+		return 0;
+	if (sh->sh_flags & SHF_COMPRESSED) {
+		GElf_Chdr ch;
+		return gelf_getchdr(scn, &ch) ? ch.ch_size : 0;
+	}
+	Elf_Data *d;
+	if (name == NULL || strncmp(name, ".zdebug", 7) != 0 || (d = elf_rawdata(scn, NULL)) == NULL ||
+	    d->d_buf == NULL || d->d_size < 12 || memcmp(d->d_buf, "ZLIB", 4) != 0)
+		return 0;
+	const unsigned char *b = (const unsigned char *)d->d_buf + 4;
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | b[i];
+	return v;
+}
+
+/*
+ * What is wrong with the compressed sections of elf (the file path) as
+ * debuginfo.h bounds them, or NULL: the message names the file and the
+ * section that passes the bound.  Malloc'd.
+ */
+static char *claims_problem(Elf *elf, const char *path)
+{
+	size_t size = 0, shstrndx;
+	if (elf_rawfile(elf, &size) == NULL || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return NULL;
+	uint64_t total = 0, limit = (uint64_t)size * DEBUGINFO_INFLATE_RATIO;
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) == NULL)
+			continue;
+		const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+		uint64_t c = section_claim(scn, &sh, name);
+		if (c == 0)
+			continue;
+		if (c > DEBUGINFO_INFLATE_MAX)
+			return xasprintf("'%s': compressed section %zu (%s) claims to inflate to %llu bytes, more than "
+					 "4 GiB", path, elf_ndxscn(scn), name ? name : "?", (unsigned long long)c);
+		total += c;
+		if (total > limit)
+			return xasprintf("'%s': compressed section %zu (%s) claims to inflate to %llu bytes, the "
+					 "file's compressed sections to %llu in all, more than %d times the file's %zu bytes",
+					 path, elf_ndxscn(scn), name ? name : "?", (unsigned long long)c,
+					 (unsigned long long)total, DEBUGINFO_INFLATE_RATIO, size);
+	}
+	return NULL;
+}
+
+/* Say problem, once a run for each file (a module is opened again when
+ * it was closed for others, and by the unwinder); free it. */
+static void claims_warn(const char *path, char *problem)
+{
+	uint64_t *w = u64map_slot(&warned, fnv1a(FNV1A_BASIS, path, strlen(path)));
+	if (*w == 0)
+		warnx_("%s: its debug information is not read", problem);
+	*w = 1;
+	free(problem);
+}
+
+/* May libdw open the DWARF of the file at fd (named name)?  If not,
+ * say why (once), close fd and free *name. */
+static int claims_ok(int fd, char **name)
+{
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	char *problem = elf ? claims_problem(elf, *name) : NULL;
+	elf_end(elf);
+	if (problem == NULL)
+		return 1;
+	claims_warn(*name, problem);
+	close(fd);
+	free(*name);
+	*name = NULL;
+	return 0;
+}
+
 static int try_file(const char *path, const struct stat *self, const uint8_t *id, size_t len, uint32_t crc,
 		    char **name)
 {
@@ -112,17 +204,35 @@ static int try_file(const char *path, const struct stat *self, const uint8_t *id
 	return fd;
 }
 
+/* id (len bytes, at most BUILD_ID_BYTES_MAX) in hex, in hex[2 * len + 1]. */
+static char *id_hex(const uint8_t *id, size_t len, char *hex)
+{
+	for (size_t i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	hex[2 * len] = '\0';
+	return hex;
+}
+
 static char *build_id_path(const uint8_t *id, size_t len)
 {
 	char hex[2 * BUILD_ID_BYTES_MAX + 1];
-	for (size_t i = 0; i < len; i++)
-		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	id_hex(id, len, hex);
 	return xasprintf(DEBUG_ROOT "/.build-id/%.2s/%s.debug", hex, hex + 2);
 }
 
+/* libdebuginfod calls it about once a second, and as data arrives: a is
+ * the bytes received once a server answers (before that, a count of
+ * calls), b the size the server announced (Content-Length), or 0 if it
+ * announced none.  libdebuginfod refuses an announced size over
+ * DEBUGINFOD_MAXSIZE itself; an answer without one is abandoned here once
+ * it passes that size. */
 static int progress(debuginfod_client *c, long a, long b)
 {
-	(void)c, (void)a, (void)b;
+	(void)c, (void)b;
+	if (maxsize > 0 && a > maxsize) {
+		oversize = 1;
+		return 1;
+	}
 	return now() >= deadline;      /* nonzero: give up */
 }
 
@@ -152,6 +262,35 @@ static void budget_init(void)
 		warnx_("PCT_DEBUGINFOD_TIMEOUT wants a number of seconds, not '%s': no debuginfod server is asked", s);
 		budget = 0;
 	}
+	/* libdebuginfod reads DEBUGINFOD_MAXSIZE at each query (atol: a
+	 * value that is not a number would be 0, no bound) */
+	const char *m = getenv(DEBUGINFOD_MAXSIZE_ENV_VAR);
+	long long v = -1;
+	if (m && *m) {
+		errno = 0;
+		v = strtoll(m, &end, 10);
+		if (*end || errno || v < 0 || v > LONG_MAX) {
+			warnx_(DEBUGINFOD_MAXSIZE_ENV_VAR " wants a number of bytes, not '%s': %s bytes are fetched at most",
+			       m, STR(DEBUGINFO_MAXSIZE_DEFAULT));
+			v = -1;
+		}
+	}
+	if (v < 0)
+		setenv(DEBUGINFOD_MAXSIZE_ENV_VAR, STR(DEBUGINFO_MAXSIZE_DEFAULT), 1);
+	maxsize = v < 0 ? DEBUGINFO_MAXSIZE_DEFAULT : (long)v;
+}
+
+/* Remove path, a file of debuginfod's cache that pct refused, and its
+ * build-id's directory if that is then empty, so that what a server sent
+ * does not stay there. */
+static void uncache(const char *path)
+{
+	struct stat sb;
+	if (lstat(path, &sb) != 0 || unlink(path) != 0)
+		return;
+	char *copy = xstrdup(path);
+	rmdir(dirname(copy));
+	free(copy);
 }
 
 /* debuginfod's file of that kind for id, asked at most once per run and
@@ -189,16 +328,44 @@ static int ask_debuginfod(const uint8_t *id, size_t len, enum kind kind, char **
 	a->kind = kind;
 	double start = now();
 	deadline = start + budget;
+	oversize = 0;
 	char *path = NULL;
 	int fd = kind == EXECUTABLE ? debuginfod_find_executable(client, id, (int)len, &path)
 				    : debuginfod_find_debuginfo(client, id, (int)len, &path);
 	budget -= now() - start;
+	const char *what = kind == EXECUTABLE ? "executable" : "debug file";
+	char hex[2 * BUILD_ID_BYTES_MAX + 1];
+	struct stat sb;
+	if (fd == -EFBIG || (fd < 0 && oversize)) {
+		/* libdebuginfod removed what it had received */
+		warnx_("debuginfod: the %s of build-id %s is larger than " DEBUGINFOD_MAXSIZE_ENV_VAR " (%ld bytes): "
+		       "not fetched", what, id_hex(id, len, hex), maxsize);
+		free(path);
+		return -1;
+	}
 	if (fd < 0) {
 		free(path);
 		return -1;
 	}
-	/* a file in debuginfod's cache; check it is one all the same */
+	/* A file in debuginfod's cache.  One over the budget (it finished
+	 * arriving before the progress callback looked, or was cached by an
+	 * earlier run) or of another build would stay there for good: it is
+	 * removed. */
+	int big = fstat(fd, &sb) == 0 && maxsize > 0 && sb.st_size > maxsize;
+	int other = !big && !modfile_build_id_is(fd, id, len);
 	close(fd);
+	if (big || other) {
+		if (big)
+			warnx_("debuginfod: the %s of build-id %s is larger than " DEBUGINFOD_MAXSIZE_ENV_VAR
+			       " (%ld bytes): removed from its cache", what, id_hex(id, len, hex), maxsize);
+		else
+			warnx_("debuginfod: the %s sent for build-id %s is not that build: removed from its cache", what,
+			       id_hex(id, len, hex));
+		uncache(path);
+		free(path);
+		return -1;
+	}
+	/* check it is a regular file all the same, as every file found */
 	fd = try_file(path, NULL, id, len, 0, name);
 	if (fd >= 0)
 		a->path = path;
@@ -313,6 +480,13 @@ static int link_search(const char *const *files, size_t nfiles, const char *link
 	return fd;
 }
 
+/* fd, the debug file found (named *name), if libdw may open its DWARF;
+ * else -1, and the module has none (claims_ok). */
+static int usable(int fd, char **name)
+{
+	return claims_ok(fd, name) ? fd : -1;
+}
+
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
 			  char **debuginfo_file_name)
@@ -334,14 +508,12 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	}
 	close(sfd);
 	/* libdwfl asks again for the dwz file, naming it by its
-	 * .gnu_debugaltlink with no CRC: that one is found by build-id only */
+	 * .gnu_debugaltlink with no CRC: debuginfo_alt_attach finds that one
+	 * (by build-id) and hands it to libdw, and owns it */
 	if (debuglink_file && debuglink_crc == 0 && altlink_of(file_name, &alt, id, &len) == 0 &&
 	    strcmp(alt, debuglink_file) == 0) {
 		free(alt);
-		path = build_id_path(id, len);
-		fd = try_file(path, &self, id, len, 0, debuginfo_file_name);
-		free(path);
-		return fd >= 0 ? fd : ask_debuginfod(id, len, DEBUGINFO, debuginfo_file_name);
+		return -1;
 	}
 	free(alt);
 	len = 0;
@@ -360,29 +532,174 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 			free(first[i]);
 		}
 		if (fd >= 0)
-			return fd;
+			return usable(fd, debuginfo_file_name);
 		path = build_id_path(id, len);
 		fd = try_file(path, &self, id, len, 0, debuginfo_file_name);
 		free(path);
 		if (fd >= 0)
-			return fd;
+			return usable(fd, debuginfo_file_name);
 	}
 	/* beside the file opened, then beside the path the module was
 	 * recorded at (the file opened may be the cache's copy) */
 	const char *files[2] = { file_name, userdata ? *userdata : NULL };
 	fd = link_search(files, 2, debuglink_file, debuglink_crc, &self, id, len, debuginfo_file_name);
-	if (fd >= 0)
-		return fd;
-	return len > 0 ? ask_debuginfod(id, len, DEBUGINFO, debuginfo_file_name) : -1;
+	if (fd < 0 && len > 0)
+		fd = ask_debuginfod(id, len, DEBUGINFO, debuginfo_file_name);
+	return fd >= 0 ? usable(fd, debuginfo_file_name) : -1;
 }
 
-void debuginfo_set_recorded_path(Dwfl_Module *mod, const char *path)
+/* A DWARF section's name: what libdw reads (dwarf_begin_elf). */
+static int dwarf_section(const char *name)
+{
+	return name && (strncmp(name, ".debug_", 7) == 0 || strncmp(name, ".zdebug_", 8) == 0 ||
+			strncmp(name, ".gnu.debuglto_", 14) == 0);
+}
+
+/* Make every compressed and every DWARF section of elf (libdwfl's copy,
+ * mapped privately) read as empty (SHT_NOBITS), so that neither libdwfl
+ * nor libdw inflates or reads them. */
+static void hide_sections(Elf *elf)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return;
+	for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) == NULL)
+			continue;
+		const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (dwarf_section(name) || section_claim(scn, &sh, name) != 0) {
+			sh.sh_type = SHT_NOBITS;
+			sh.sh_flags &= ~(GElf_Xword)SHF_COMPRESSED;
+			gelf_update_shdr(scn, &sh);
+		}
+	}
+}
+
+void debuginfo_reported(Dwfl_Module *mod, const char *path)
 {
 	void **ud = NULL;
-	if (path == NULL || path[0] != '/') /* "[vdso]", or no path: nowhere to look */
+	const char *file = NULL;
+	Dwarf_Addr bias;
+	if (mod == NULL)
 		return;
-	if (mod && dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL) && ud)
+	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, &file, NULL);
+	if (ud && path && path[0] == '/')  /* "[vdso]", or no path: nowhere to look */
 		*ud = (void *)path;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	char *problem = elf ? claims_problem(elf, file ? file : path ? path : "?") : NULL;
+	if (problem) {
+		hide_sections(elf);
+		claims_warn(file ? file : path ? path : "?", problem);
+	}
+}
+
+/*
+ * What libdw is handed for a dwz file that was not found: a Dwarf with no
+ * units, made once from an ELF image in memory with one DWARF section
+ * (dwarf_begin_elf wants .debug_info, .debug_line or .debug_frame) that
+ * nothing reads.  An attribute in the dwz file then reads as absent.
+ */
+static struct {
+	Elf64_Ehdr eh;
+	Elf64_Shdr sh[3];
+	char names[24];
+	char frame[8];
+} stand_in_image;
+static Elf *stand_in_elf;
+static Dwarf *stand_in_dwarf;
+
+static void stand_in_end(void)
+{
+	dwarf_end(stand_in_dwarf);
+	elf_end(stand_in_elf);
+}
+
+static Dwarf *stand_in(void)
+{
+	if (stand_in_dwarf)
+		return stand_in_dwarf;
+	typeof(stand_in_image) *im = &stand_in_image;
+	memset(im, 0, sizeof *im);
+	memcpy(im->eh.e_ident, ELFMAG, SELFMAG);
+	im->eh.e_ident[EI_CLASS] = ELFCLASS64;
+	im->eh.e_ident[EI_DATA] = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB;
+	im->eh.e_ident[EI_VERSION] = EV_CURRENT;
+	im->eh.e_type = ET_REL;
+	im->eh.e_version = EV_CURRENT;
+	im->eh.e_ehsize = sizeof im->eh;
+	im->eh.e_shoff = offsetof(typeof(*im), sh);
+	im->eh.e_shentsize = sizeof(Elf64_Shdr);
+	im->eh.e_shnum = 3;
+	im->eh.e_shstrndx = 1;
+	memcpy(im->names, "\0.shstrtab\0.debug_frame", 24);
+	im->sh[1] = (Elf64_Shdr){ .sh_name = 1, .sh_type = SHT_STRTAB, .sh_offset = offsetof(typeof(*im), names),
+				  .sh_size = sizeof im->names, .sh_addralign = 1 };
+	im->sh[2] = (Elf64_Shdr){ .sh_name = 11, .sh_type = SHT_PROGBITS, .sh_offset = offsetof(typeof(*im), frame),
+				  .sh_size = 4, .sh_addralign = 1 };
+	elf_version(EV_CURRENT);
+	stand_in_elf = elf_memory((char *)im, sizeof *im);
+	stand_in_dwarf = stand_in_elf ? dwarf_begin_elf(stand_in_elf, DWARF_C_READ, NULL) : NULL;
+	if (stand_in_dwarf == NULL) {
+		elf_end(stand_in_elf);
+		stand_in_elf = NULL;
+		return NULL;
+	}
+	atexit(stand_in_end);
+	return stand_in_dwarf;
+}
+
+int debuginfo_alt_attach(Dwarf *dw, struct debuginfo_alt *alt)
+{
+	const char *name;
+	const void *bits;
+	memset(alt, 0, sizeof *alt);
+	alt->fd = -1;
+	ssize_t n = dwelf_dwarf_gnu_debugaltlink(dw, &name, &bits);
+	if (n <= 0)
+		return 0;                      /* no link: libdw looks for nothing either */
+	char *found = NULL;
+	int fd = -1;
+	if (n <= BUILD_ID_BYTES_MAX) {
+		uint8_t id[BUILD_ID_BYTES_MAX];
+		memcpy(id, bits, (size_t)n);
+		char *path = build_id_path(id, (size_t)n);
+		fd = try_file(path, NULL, id, (size_t)n, 0, &found);
+		free(path);
+		/* the path the link names, if it is under /usr/lib/debug (where
+		 * Debian's dwz files are, /usr/lib/debug/.dwz/...) */
+		if (fd < 0 && strncmp(name, DEBUG_ROOT "/", sizeof DEBUG_ROOT) == 0 && strstr(name, "/../") == NULL)
+			fd = try_file(name, NULL, id, (size_t)n, 0, &found);
+		if (fd < 0)
+			fd = ask_debuginfod(id, (size_t)n, DEBUGINFO, &found);
+	}
+	if (fd >= 0 && claims_ok(fd, &found)) {
+		Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		Dwarf *a = elf ? dwarf_begin_elf(elf, DWARF_C_READ, NULL) : NULL;
+		if (a) {
+			*alt = (struct debuginfo_alt){ a, elf, fd };
+		} else {
+			elf_end(elf);
+			close(fd);
+		}
+	}
+	free(found);
+	Dwarf *a = alt->dwarf ? alt->dwarf : stand_in();
+	if (a == NULL)
+		return -1;
+	dwarf_setalt(dw, a);
+	return 0;
+}
+
+void debuginfo_alt_release(struct debuginfo_alt *alt)
+{
+	if (alt->dwarf) {
+		dwarf_end(alt->dwarf);
+		elf_end(alt->elf);
+		close(alt->fd);
+	}
+	memset(alt, 0, sizeof *alt);
+	alt->fd = -1;
 }
 
 int debuginfo_find_local(const char *path, const uint8_t *id, size_t len, char **name)

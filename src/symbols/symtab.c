@@ -91,6 +91,9 @@ struct symtab {
 	struct u64map cus;             /* CU DIE offset -> index in inl */
 	struct cu_inlines *inl;
 	size_t ninl, capinl;
+	int dwarf_ready;               /* the session's DWARF was opened and its dwz file set; -1: unusable */
+	struct debuginfo_alt alt;      /* the dwz file handed to libdw, owned by the session */
+	int warned_walk;               /* a compile unit was walked in part, with a warning */
 	struct fsym *syms;             /* sorted by start, one per start; built on first use */
 	size_t nsyms;
 	int syms_ready;
@@ -317,6 +320,8 @@ static void session_end(struct symtab *st)
 	if (st->dwfl == NULL)
 		return;
 	dwfl_end(st->dwfl);
+	debuginfo_alt_release(&st->alt);
+	st->dwarf_ready = 0;
 	st->dwfl = NULL;
 	st->mod = NULL;
 	st->elf = NULL;
@@ -354,11 +359,28 @@ static int open_module(struct symtab *st)
 
 static int use(struct symtab *st);
 
-const char *symtab_debug_file(struct symtab *st)
+/*
+ * st's DWARF (st's session open), opened once a session before anything
+ * reads a DIE: libdw would open a dwz file the DWARF names itself, with a
+ * blocking open(2) of whatever path the module chose, on the first
+ * attribute that refers to it; debuginfo_alt_attach hands it the one
+ * found by build-id, or a stand-in.  NULL if the module has none.
+ */
+static Dwarf *module_dwarf(struct symtab *st)
 {
 	Dwarf_Addr bias;
+	if (st->dwarf_ready < 0)
+		return NULL;
+	Dwarf *dw = dwfl_module_getdwarf(st->mod, &bias);
+	if (dw && !st->dwarf_ready)
+		st->dwarf_ready = debuginfo_alt_attach(dw, &st->alt) == 0 ? 1 : -1;
+	return st->dwarf_ready > 0 ? dw : NULL;
+}
+
+const char *symtab_debug_file(struct symtab *st)
+{
 	const char *mainfile = NULL, *debugfile = NULL;
-	if (use(st) != 0 || dwfl_module_getdwarf(st->mod, &bias) == NULL)
+	if (use(st) != 0 || module_dwarf(st) == NULL)
 		return NULL;
 	dwfl_module_info(st->mod, NULL, NULL, NULL, NULL, NULL, &mainfile, &debugfile);
 	return debugfile && (mainfile == NULL || strcmp(debugfile, mainfile) != 0) ? debugfile : NULL;
@@ -415,12 +437,12 @@ static void symtab_open(struct symtab *st)
 	dwfl_report_begin(st->dwfl);
 	st->mod = dwfl_report_elf(st->dwfl, path_base(st->path), st->found, fd, 0, false); /* takes fd */
 	dwfl_report_end(st->dwfl, NULL, NULL);
-	debuginfo_set_recorded_path(st->mod, st->path);
 	if (st->mod == NULL) {
 		st->why = xasprintf("'%s': %s", path, dwfl_errmsg(-1));
 		session_end(st);
 		return;
 	}
+	debuginfo_reported(st->mod, st->path);
 	Dwarf_Addr bias;
 	st->elf = dwfl_module_getelf(st->mod, &bias);
 	if (st->elf == NULL || (!st->opened && load_segments(st, st->elf) != 0)) {
@@ -1001,6 +1023,20 @@ static int cmp_events(const void *pa, const void *pb)
 	return a->open ? a->depth - b->depth : b->depth - a->depth;
 }
 
+/*
+ * Bounds on one compile unit's walk, against hostile DWARF.  libdw's
+ * dwarf_siblingof steps over a DIE's whole subtree (unless the producer
+ * wrote DW_AT_sibling), so a walk costs the unit's size once per level it
+ * descends: real code nests a few dozen levels (namespaces, classes, a
+ * function, its blocks and inlined subroutines), and 256 bounds the cost
+ * at 256 times the unit's size.  The ranges listed by the unit's inlined
+ * subroutines are each at least a byte of DWARF, unless many DIEs share
+ * one list: at most as many as the unit has bytes, plus 2^20, are read and
+ * taken in all.
+ */
+#define WALK_DEPTH_MAX 256
+#define WALK_RANGES_SLACK (1u << 20)
+
 struct walk {
 	struct symtab *st;
 	struct cu_inlines *ci;
@@ -1009,44 +1045,168 @@ struct walk {
 	size_t nfiles;
 	struct range_event *ev;
 	size_t nev, capev;
+	struct range { uint64_t lo, hi; } *pool;  /* the ranges of the lists read */
+	size_t npool, cappool;
+	struct u64map lists;           /* a DW_AT_ranges (form, value) -> (its first in pool + 1) << 32 | count */
+	uint64_t steps, ranges_max;    /* ranges read or taken so far, and at most */
+	int deep, many;                /* the walk left out DIEs past WALK_DEPTH_MAX, ranges past ranges_max */
 };
 
-static void walk_dies(struct walk *w, Dwarf_Die *die, int parent, int depth)
+/* One level of the walk: the next DIE to visit there, and the inlined
+ * entry and inline depth its DIEs are in. */
+struct walk_level {
+	Dwarf_Die die;
+	int parent, depth;
+	int level;                     /* DIE nesting: 0 for the unit's children */
+};
+
+/* Record the inlined subroutine die (in entry parent, at inline depth
+ * depth) and its ranges; its entry's index. */
+static int add_inline(struct walk *w, Dwarf_Die *die, int parent, int depth)
 {
-	Dwarf_Die child;
-	if (dwarf_child(die, &child) != 0)
-		return;
-	do {
-		int tag = dwarf_tag(&child), me = parent;
-		if (tag == DW_TAG_inlined_subroutine) {
-			struct cu_inlines *ci = w->ci;
-			Dwarf_Attribute attr;
-			Dwarf_Word cfile = 0, cline = 0;
-			dwarf_formudata(dwarf_attr(&child, DW_AT_call_file, &attr), &cfile);
-			dwarf_formudata(dwarf_attr(&child, DW_AT_call_line, &attr), &cline);
-			const char *file = w->files && cfile < w->nfiles ? dwarf_filesrc(w->files, cfile, NULL, NULL) : NULL;
-			const char *raw = die_name(&child);
-			char *d = symtab_demangle(raw);
-			grow(&ci->e, &ci->cap, ci->n + 1, sizeof *ci->e);
-			me = (int)ci->n++;
-			ci->e[me] = (struct inline_entry){ parent, depth, d ? intern_str(w->st, d, 1) : intern_str(w->st, raw, 0),
-							   file ? absolute_source(w->st, w->cu, file) : "??", cline, NULL };
-			Dwarf_Addr base, lo, hi;
-			ptrdiff_t off = 0;
-			while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
-				if (lo >= hi)
-					continue;
-				grow(&w->ev, &w->capev, w->nev + 2, sizeof *w->ev);
-				w->ev[w->nev++] = (struct range_event){ lo, 1, me, depth };
-				w->ev[w->nev++] = (struct range_event){ hi, 0, me, depth };
+	struct cu_inlines *ci = w->ci;
+	Dwarf_Attribute attr;
+	Dwarf_Word cfile = 0, cline = 0;
+	dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &cfile);
+	dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &attr), &cline);
+	const char *file = w->files && cfile < w->nfiles ? dwarf_filesrc(w->files, cfile, NULL, NULL) : NULL;
+	const char *raw = die_name(die);
+	char *d = symtab_demangle(raw);
+	grow(&ci->e, &ci->cap, ci->n + 1, sizeof *ci->e);
+	int me = (int)ci->n++;
+	ci->e[me] = (struct inline_entry){ parent, depth, d ? intern_str(w->st, d, 1) : intern_str(w->st, raw, 0),
+					   file ? absolute_source(w->st, w->cu, file) : "??", cline, NULL };
+	/* a range list is read once, however many DIEs name it (hostile
+	 * DWARF shares one long list, or one of base-address entries that
+	 * libdw steps through on every call) */
+	Dwarf_Attribute ra;
+	Dwarf_Word key = 0;
+	uint64_t *known = NULL;
+	if (dwarf_attr(die, DW_AT_ranges, &ra) && dwarf_formudata(&ra, &key) == 0)
+		known = u64map_slot(&w->lists, (uint64_t)dwarf_whatform(&ra) << 56 ^ key);
+	size_t from = w->npool;
+	if (known && *known) {
+		from = (size_t)(*known >> 32) - 1;
+	} else {
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t off = 0;
+		while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+			if (++w->steps > w->ranges_max) {
+				w->many = 1;
+				break;
+			}
+			if (lo < hi) {
+				grow(&w->pool, &w->cappool, w->npool + 1, sizeof *w->pool);
+				w->pool[w->npool++] = (struct range){ lo, hi };
 			}
 		}
+		if (known)  /* (first + 1) << 32 | count */
+			*known = (uint64_t)(from + 1) << 32 | (w->npool - from);
+	}
+	size_t count = known ? (size_t)(*known & 0xffffffffu) : w->npool - from;
+	for (size_t i = from; i < from + count; i++) {
+		if (++w->steps > w->ranges_max) {
+			w->many = 1;
+			break;
+		}
+		grow(&w->ev, &w->capev, w->nev + 2, sizeof *w->ev);
+		w->ev[w->nev++] = (struct range_event){ w->pool[i].lo, 1, me, depth };
+		w->ev[w->nev++] = (struct range_event){ w->pool[i].hi, 0, me, depth };
+	}
+	return me;
+}
+
+/* The inlined subroutines under the compile unit's DIE, in the order of
+ * the DIEs (an entry's parent comes before it), walked with a stack of
+ * levels on the heap (recursion would overflow the C stack). */
+static void walk_dies(struct walk *w)
+{
+	struct walk_level *lv = NULL;
+	size_t n = 0, cap = 0;
+	Dwarf_Die first;
+	if (dwarf_child(w->cu, &first) != 0)
+		return;
+	grow(&lv, &cap, 1, sizeof *lv);
+	lv[n++] = (struct walk_level){ first, -1, 0, 0 };
+	while (n > 0) {
+		Dwarf_Die die = lv[n - 1].die;
+		int parent = lv[n - 1].parent, depth = lv[n - 1].depth, level = lv[n - 1].level, me = parent;
+		/* this level moves on to die's sibling, after die's children */
+		if (dwarf_siblingof(&die, &lv[n - 1].die) != 0)
+			n--;
+		int tag = dwarf_tag(&die);
+		if (tag == DW_TAG_inlined_subroutine)
+			me = add_inline(w, &die, parent, depth);
 		/* types and variables hold no code: skip their subtrees */
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block ||
-		    tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type ||
-		    tag == DW_TAG_try_block || tag == DW_TAG_catch_block)
-			walk_dies(w, &child, me, me != parent ? depth + 1 : depth);
-	} while (dwarf_siblingof(&child, &child) == 0);
+		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine && tag != DW_TAG_lexical_block &&
+		    tag != DW_TAG_namespace && tag != DW_TAG_class_type && tag != DW_TAG_structure_type &&
+		    tag != DW_TAG_try_block && tag != DW_TAG_catch_block)
+			continue;
+		Dwarf_Die child;
+		if (dwarf_child(&die, &child) != 0)
+			continue;
+		if (level + 1 >= WALK_DEPTH_MAX) {
+			w->deep = 1;
+			continue;
+		}
+		grow(&lv, &cap, n + 1, sizeof *lv);
+		lv[n++] = (struct walk_level){ child, me, me != parent ? depth + 1 : depth, level + 1 };
+	}
+	free(lv);
+}
+
+/* Bytes of the unit whose DIE is cu (its header included), or 0. */
+static uint64_t unit_bytes(Dwarf_Die *cu)
+{
+	Dwarf *dw = dwarf_cu_getdwarf(cu->cu);
+	Dwarf_Off at = dwarf_dieoffset(cu) - dwarf_cuoffset(cu), next;
+	size_t hsize;
+	if (dw == NULL || dwarf_next_unit(dw, at, &next, &hsize, NULL, NULL, NULL, NULL, NULL, NULL) != 0 || next <= at)
+		return 0;
+	return next - at;
+}
+
+/* A max-heap of open inlined entries, by inline depth then by the order
+ * they were opened: its top is the innermost entry open. */
+struct open_entry {
+	int depth;
+	int entry;
+	size_t order;
+};
+
+static int open_above(const struct open_entry *a, const struct open_entry *b)
+{
+	return a->depth != b->depth ? a->depth > b->depth : a->order > b->order;
+}
+
+static void heap_push(struct open_entry **h, size_t *n, size_t *cap, struct open_entry x)
+{
+	grow(h, cap, *n + 1, sizeof **h);
+	size_t i = (*n)++;
+	while (i > 0 && open_above(&x, &(*h)[(i - 1) / 2])) {
+		(*h)[i] = (*h)[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	(*h)[i] = x;
+}
+
+static void heap_pop(struct open_entry *h, size_t *n)
+{
+	struct open_entry x = h[--*n];
+	size_t i = 0;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && open_above(&h[c + 1], &h[c]))
+			c++;
+		if (!open_above(&h[c], &x))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (*n > 0)
+		h[i] = x;
 }
 
 static struct cu_inlines *cu_index(struct symtab *st, Dwarf_Die *cu)
@@ -1060,36 +1220,50 @@ static struct cu_inlines *cu_index(struct symtab *st, Dwarf_Die *cu)
 	memset(ci, 0, sizeof *ci);
 	*u64map_slot(&st->cus, key) = st->ninl++;
 
-	struct walk w = { .st = st, .ci = ci, .cu = cu };
+	struct walk w = { .st = st, .ci = ci, .cu = cu, .ranges_max = WALK_RANGES_SLACK + unit_bytes(cu) };
 	dwarf_getsrcfiles(cu, &w.files, &w.nfiles);
-	walk_dies(&w, cu, -1, 0);
+	walk_dies(&w);
+	free(w.pool);
+	u64map_free(&w.lists);
+	if ((w.deep || w.many) && !st->warned_walk) {
+		st->warned_walk = 1;
+		warnx_("'%s': the compile unit at offset 0x%llx %s; inlined frames there may be missing",
+		       symtab_file(st), (unsigned long long)key,
+		       w.deep ? "nests DIEs deeper than " STR(WALK_DEPTH_MAX) " levels"
+			      : "lists more inline ranges than it has bytes");
+	}
 	sort(w.ev, w.nev, sizeof *w.ev, cmp_events);
-	/* sweep: between consecutive event points, the deepest open entry */
-	int *open = NULL;
-	size_t nact = 0, capact = 0, capseg = 0;
+	/*
+	 * Sweep: between consecutive event points, the innermost open entry
+	 * (the heap's top).  An entry may be open through several ranges of
+	 * its own: it counts them, and the heap's items of an entry whose
+	 * count fell to 0 are dropped when they reach the top, so each item is
+	 * pushed and popped once: O(n log n) for n ranges.
+	 */
+	size_t *count = xcalloc(ci->n ? ci->n : 1, sizeof *count);
+	struct open_entry *heap = NULL;
+	size_t nheap = 0, capheap = 0, capseg = 0, nranges = 0, order = 0;
 	uint64_t last = 0;
 	for (size_t i = 0; i < w.nev; i++) {
-		if (nact && w.ev[i].at > last) {
-			int best = open[0];
-			for (size_t k = 1; k < nact; k++)
-				if (ci->e[open[k]].depth >= ci->e[best].depth)
-					best = open[k];
+		const struct range_event *ev = &w.ev[i];
+		if (nranges && ev->at > last) {
+			while (count[heap[0].entry] == 0)
+				heap_pop(heap, &nheap);
 			grow(&ci->seg, &capseg, ci->nseg + 1, sizeof *ci->seg);
-			ci->seg[ci->nseg++] = (struct inline_segment){ last, w.ev[i].at, best };
+			ci->seg[ci->nseg++] = (struct inline_segment){ last, ev->at, heap[0].entry };
 		}
-		last = w.ev[i].at;
-		if (w.ev[i].open) {
-			grow(&open, &capact, nact + 1, sizeof *open);
-			open[nact++] = w.ev[i].entry;
-		} else {
-			for (size_t k = nact; k-- > 0;)
-				if (open[k] == w.ev[i].entry) {
-					open[k] = open[--nact];
-					break;
-				}
+		last = ev->at;
+		if (ev->open) {
+			count[ev->entry]++;
+			nranges++;
+			heap_push(&heap, &nheap, &capheap, (struct open_entry){ ev->depth, ev->entry, order++ });
+		} else if (count[ev->entry] > 0) {
+			count[ev->entry]--;
+			nranges--;
 		}
 	}
-	free(open);
+	free(heap);
+	free(count);
 	free(w.ev);
 	return ci;
 }
@@ -1109,7 +1283,7 @@ static const char *entry_chain(struct symtab *st, struct cu_inlines *ci, int e)
 static int inline_entry_at(struct symtab *st, uint64_t addr, struct cu_inlines **pci)
 {
 	Dwarf_Addr cubias;
-	Dwarf_Die *cu = dwfl_module_addrdie(st->mod, addr + st->bias, &cubias);
+	Dwarf_Die *cu = module_dwarf(st) ? dwfl_module_addrdie(st->mod, addr + st->bias, &cubias) : NULL;
 	if (cu == NULL)
 		return -1;
 	struct cu_inlines *ci = *pci = cu_index(st, cu);
@@ -1152,7 +1326,7 @@ int symtab_srcline(struct symtab *st, uint64_t addr, struct srcline *out)
 {
 	if (use(st) != 0)
 		return -1;
-	Dwfl_Line *l = dwfl_module_getsrc(st->mod, addr + st->bias);
+	Dwfl_Line *l = module_dwarf(st) ? dwfl_module_getsrc(st->mod, addr + st->bias) : NULL;
 	int line = 0;
 	const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
 	if (file == NULL || line <= 0)
