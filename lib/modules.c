@@ -427,7 +427,7 @@ int rt_modules_retire_unmapped(void)
 
 	/* Nothing is recorded yet, so nothing can be stale; and taking the
 	 * lock now could make the first sample's handler wait on it. */
-	if (rt_load(&rt_g.modules_pending))
+	if (rt_load(&rt_g.modules_pending) || !rt_write_begin())
 		return 0;
 	sigset_t old;
 	rt_block_signals(&old);
@@ -449,6 +449,7 @@ int rt_modules_retire_unmapped(void)
 	}
 	rt_unlock(&rt_g.module_lock);
 	rt_restore_signals(&old);
+	rt_write_end();
 	return n;
 }
 

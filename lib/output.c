@@ -270,6 +270,9 @@ static int range_reserve(uint64_t size, uint64_t staging)
 		range_free();
 		return -1;
 	}
+	rt_mapped(p, size);
+	if (out.bits)
+		rt_mapped(out.bits, out.reserved_size);
 	return 0;
 }
 
@@ -629,9 +632,9 @@ static int write_at(int fd, const void *buf, size_t len, uint64_t off)
  * stays safe to use; the file, if mapped, is let go. */
 static void range_scrub(void)
 {
-	if (out.base)
-		mmap(out.base, out.base_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
-		     MAP_FIXED, -1, 0);
+	if (out.base && mmap(out.base, out.base_size, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0) == out.base)
+		rt_mapped(out.base, out.base_size);
 }
 
 /*
@@ -716,7 +719,16 @@ int rt_output_create(void)
 	}
 	/* Over the range reserved for it, and nowhere else; its tail, if
 	 * the file shrank since, is given back. */
-	map = mmap(out.base, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+	/* Under the program's mlockall(MCL_FUTURE) a new mapping is locked and
+	 * filled at once: mapped PROT_NONE first, which the kernel does not
+	 * fill, unlocked, then opened */
+	int future = rt_load(&rt_g.mlock_future);
+	map = mmap(out.base, size, future ? PROT_NONE : PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+	if (map != MAP_FAILED && future) {
+		rt_mapped(map, size);
+		if (mprotect(map, size, PROT_READ | PROT_WRITE) != 0)
+			map = MAP_FAILED;
+	}
 	if (map == MAP_FAILED) {
 		err = errno;
 		step = "cannot map the profile";
@@ -894,4 +906,48 @@ void rt_output_finish(void)
 	}
 	trim_stacks(h);
 	rt_store_release(rt_shared(&h->state), PCT_STATE_COMPLETE);
+}
+
+/*
+ * The program calls mlockall(2) (memlock.c), every writer held: the range
+ * is made PROT_NONE, which mlockall does not fill (it would fault in the
+ * whole 41 MB mapping, 108 MB with -g: pinned as root, and on tmpfs a file
+ * of that size in memory), or given back its protections.
+ */
+void rt_output_protect(int none)
+{
+	if (out.base == NULL || rt_load(&out.lost))
+		return;
+	if (none)
+		mprotect(out.base, out.base_size, PROT_NONE);
+	else if (rt_load_acquire(&rt_g.table_ready))
+		mprotect(out.base, out.base_size, PROT_READ | PROT_WRITE);
+	else
+		mprotect(out.base, out.staging_size, PROT_READ | PROT_WRITE);
+}
+
+/* Unlock the range and the page bitmap (after the program's mlockall). */
+void rt_output_munlock(void)
+{
+	if (out.base)
+		munlock(out.base, out.base_size);
+	if (out.bits)
+		munlock(out.bits, out.reserved_size);
+}
+
+/*
+ * pct steps aside (memlock.c): every writer held, sampling stopped and
+ * the file finished; the range and the page bitmap are let go, and the
+ * file is pct's no more.
+ */
+void rt_output_release(void)
+{
+	rt_store(&rt_g.table_ready, 0);
+	reserve_forget();
+	range_free();
+	rt_g.hdr = NULL;
+	rt_g.table = NULL;
+	rt_g.stacks = NULL;
+	rt_g.ticks = NULL;
+	rt_g.buckets = NULL;
 }

@@ -247,6 +247,9 @@ struct rt {
 	_Atomic int wall_alive;        /* from its start until the wall sampler thread returns */
 	_Atomic int main_pthread_exit; /* the main thread ended with pthread_exit(3) (sig.c) */
 	_Atomic uint32_t threads_started; /* by pct's pthread_create(), for the wall sampler */
+	_Atomic int writers;           /* threads writing pct's range now (rt_write_begin) */
+	_Atomic int hold;              /* no writer may begin (rt_hold) */
+	_Atomic int mlock_future;      /* the program's mlockall(MCL_FUTURE) is in force (memlock.c) */
 
 	struct pct_header *hdr;        /* the file's MAP_SHARED mapping, or the anonymous staging
 					  copy before the first sample, at the same address */
@@ -307,6 +310,37 @@ static inline int rt_reserve(const void *p, size_t len)
 	return rt_output_reserve(p, len);
 }
 
+/*
+ * async-signal-safe: may the caller write to pct's range (the file, its
+ * staging copy) now?  1, and rt_write_end() follows; 0 if sampling is off
+ * or another thread holds the range (rt_hold: mlockall changes it), and
+ * the caller writes nothing.  Two sequentially consistent operations each
+ * way: a holder that saw no writer saw every later one see hold.
+ */
+static inline int rt_write_begin(void)
+{
+	rt_add(&rt_g.writers, 1);
+	if (rt_load(&rt_g.hold) || !rt_load_acquire(&rt_g.sampling)) {
+		rt_sub(&rt_g.writers, 1);
+		return 0;
+	}
+	return 1;
+}
+
+static inline void rt_write_end(void)
+{
+	rt_sub(&rt_g.writers, 1);
+}
+
+/* memlock.c: no writer begins from now, and those under way have ended
+ * (waited for at most 100 ms): 1, and rt_unhold() follows; 0 if one was
+ * still writing (nothing is held). */
+int rt_hold(void);
+void rt_unhold(void);
+/* After any mapping pct makes: under the program's mlockall(MCL_FUTURE)
+ * it is locked, and counts against RLIMIT_MEMLOCK, until unlocked here. */
+void rt_mapped(void *p, size_t len);
+
 /* pct_on.c: a number of rt_g.cfg, after one warning if its value was bad */
 unsigned rt_config_value(const struct rt_setting *s);
 
@@ -348,6 +382,8 @@ int rt_arm_existing_threads(void);
 void rt_for_each_task(int dirfd, int (*fn)(uint32_t tid, const char *name, void *arg), void *arg);
 void rt_disarm_all(int rings);                       /* async-signal-safe */
 void rt_arms_forget_after_fork(void);
+void rt_arms_munlock(void);         /* unlock every thread's reserved range (memlock.c) */
+void rt_arms_release_ranges(void);  /* let go of them (pct steps aside; sampling stopped) */
 uint32_t rt_gettid(void);                           /* async-signal-safe */
 uint64_t rt_thread_cpu_ns(uint32_t tid);            /* async-signal-safe: its CPU clock, ns; 0 if gone */
 int rt_thread_spawn(void *thread, const void *attr, void *(*fn)(void *), void *arg);
@@ -388,6 +424,9 @@ int rt_output_create(void);                         /* async-signal-safe */
 void rt_output_finish(void);
 void rt_output_abandon(void);
 int rt_output_fault(const void *addr);              /* async-signal-safe: a SIGBUS at addr was pct's */
+void rt_output_protect(int none);   /* the range PROT_NONE (none) or as it was (held: no writer) */
+void rt_output_munlock(void);       /* unlock the range and the page bitmap */
+void rt_output_release(void);       /* unmap the range (held, sampling stopped, file finished) */
 
 /* pct_on.c: the command line, copied at start (len: its bytes, NUL separated) */
 const char *rt_cmdline(size_t *len);

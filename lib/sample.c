@@ -434,8 +434,13 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	 * a late signal of a one-shot event the timer beat? */
 	if (si->si_code == POLL_HUP && !rt_arm_overflow_mine(si->si_fd))
 		goto out;
-	if (!rt_load_acquire(&rt_g.sampling))
+	if (!rt_write_begin()) {
+		/* off, or mlockall holds the range: a sample lost, counted
+		 * privately (the file shows it at the next count) */
+		if (rt_load_acquire(&rt_g.sampling))
+			rt_add_relaxed(&rt_g.led.dropped, sample_weight(si));
 		goto out;
+	}
 	/* SIGBUS open while the handler writes to the mapping (the mask the
 	 * frame restores is the program's) */
 	rt_open_sigbus(&((const ucontext_t *)uc)->uc_sigmask);
@@ -444,10 +449,10 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		 * which sigaltstack() in sig.c does not see): lost, not a fault */
 		if (rt_load_acquire(&rt_g.table_ready))
 			rt_sample_lost(sample_weight(si));
-		goto out;
+		goto end;
 	}
 	if (!rt_load_acquire(&rt_g.table_ready) && rt_output_create() != 0)
-		goto out;
+		goto end;
 	if (self.tid == 0)
 		self.tid = rt_gettid();
 	if (self.slot == 0)
@@ -460,7 +465,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		/* the tick that drains this thread's perf ring buffer */
 		if (rt_arm_drain_mine(self.slot) > 0)
 			note_cpu(rt_monotonic_ns());
-		goto out;
+		goto end;
 	}
 	uint64_t n = sample_weight(si);
 	uint32_t tick = rt_sample(arch_pc(uc), self.slot, n);
@@ -469,6 +474,8 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		arch_regs(uc, regs);
 		rt_stack_record(regs, self.slot, n, self.stack_hi, tick);
 	}
+end:
+	rt_write_end();
 out:
 	errno = saved;
 }

@@ -332,6 +332,8 @@ static int span_reserve(struct arm *a, const struct rt_method *m)
 	a->span_size = page_size() * (1 + (size_t)m->ring_pages);
 	void *p = mmap(NULL, a->span_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	a->span = p == MAP_FAILED ? NULL : p;
+	if (a->span)
+		rt_mapped(a->span, a->span_size);
 	return a->span ? 0 : -1;
 }
 
@@ -339,8 +341,9 @@ static int span_reserve(struct arm *a, const struct rt_method *m)
  * range reserved. */
 static void span_clear(struct arm *a)
 {
-	if (a->span)
-		mmap(a->span, a->span_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+	if (a->span && mmap(a->span, a->span_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
+			    -1, 0) == a->span)
+		rt_mapped(a->span, a->span_size);
 }
 
 /* async-signal-safe: map event fd at arm a's range (bytes from its start;
@@ -636,14 +639,15 @@ int rt_arm_drain_mine(uint32_t slot)
 static void drain_outside(struct arm *a, const char *name)
 {
 	struct perf_event_mmap_page *r = rt_load_acquire(&a->ring);
-	if (r == NULL || r->data_head == r->data_tail)
+	if (r == NULL || r->data_head == r->data_tail || !rt_write_begin())
 		return;
-	if (!rt_load_acquire(&rt_g.table_ready) && rt_output_create() != 0)
-		return;
-	uint32_t slot = rt_load(&a->slot);
-	if (slot == 0 && (slot = rt_thread_find(a->tid)) == 0)
-		slot = rt_thread_slot(a->tid, name);
-	ring_drain(a, slot);
+	if (rt_load_acquire(&rt_g.table_ready) || rt_output_create() == 0) {
+		uint32_t slot = rt_load(&a->slot);
+		if (slot == 0 && (slot = rt_thread_find(a->tid)) == 0)
+			slot = rt_thread_slot(a->tid, name);
+		ring_drain(a, slot);
+	}
+	rt_write_end();
 }
 
 /* Drain every armed thread's ring buffer (at pct_off, after disarming),
@@ -979,6 +983,32 @@ int rt_arm_pause_mine(int pause)
 	return 1;
 }
 
+/* Unlock every thread's reserved range (the program's mlockall locked it:
+ * memlock.c); their perf mappings are never locked (VM_DONTEXPAND). */
+void rt_arms_munlock(void)
+{
+	for (int i = 0, end = rt_load(&arms_end); i < end; i++)
+		if (rt_load(&arms[i].used) != 0 && arms[i].span)
+			munlock(arms[i].span, arms[i].span_size);
+}
+
+/* pct steps aside (memlock.c), sampling stopped: every thread's range and
+ * the events in it are let go; the arms stay, so that late signals are
+ * still known as pct's. */
+void rt_arms_release_ranges(void)
+{
+	for (int i = 0, end = rt_load(&arms_end); i < end; i++)
+		if (rt_load(&arms[i].used) == 2 && arms[i].span) {
+			int expect = 0;
+			if (rt_load(&arms[i].ring) && !rt_cas(&arms[i].draining, &expect, 2))
+				continue;  /* a drain holds it: left */
+			rt_store(&arms[i].ring, NULL);
+			munmap(arms[i].span, arms[i].span_size);
+			arms[i].span = NULL;
+			arms[i].ev = arms[i].phase_ev = EV_NONE;
+		}
+}
+
 /* In a forked child: the parent's timers are gone, its perf events are
  * the parent's (inherited descriptors are closed, the ring mappings were
  * not copied, VM_DONTCOPY), and the ranges reserved for them are let go. */
@@ -1034,8 +1064,10 @@ static void thread_done(void *unused)
 		drain_outside(&arms[i], NULL);
 		/* the name it had at its end: it may have set it after its
 		 * first sample named its slot */
-		if (rt_load_acquire(&rt_g.table_ready))
+		if (rt_load_acquire(&rt_g.table_ready) && rt_write_begin()) {
 			rt_thread_name_mine(rt_thread_find(arms[i].tid));
+			rt_write_end();
+		}
 		/* stopped, and its signals already sent taken back while the
 		 * arm still owns their descriptors: once freed, a late one
 		 * would be the program's own, and kill by default */

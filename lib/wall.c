@@ -391,7 +391,10 @@ static void *wall_main(void *arg)
 			started = s_now;
 		}
 		uint64_t cost = rt_thread_cpu_ns(me);
-		unsigned others = sample_blocked(dirfd, me, n, period, rt_load_acquire(&rt_g.sampling), list);
+		int record = rt_write_begin();
+		unsigned others = sample_blocked(dirfd, me, n, period, record, list);
+		if (record)
+			rt_write_end();
 		cost = rt_thread_cpu_ns(me) - cost;
 		if (cost > period / 8)  /* at most an eighth of one CPU */
 			next = now + cost * 8;
