@@ -85,8 +85,9 @@ $(B)/lib/libpct.so: $(B)/lib/libpct.so.$(SOMAJOR)
 
 # libpct.a: sig.c without the wrappers of sigaction() and the signal mask,
 # which a static program could not forward to libc (lib/sig.c)
-# and without exec.c's execve(), which it could not forward either
-LIB_A_OBJ := $(filter-out $(B)/obj/lib/sig.o $(B)/obj/lib/exec.o,$(LIB_OBJ)) $(B)/obj/lib/sig-static.o
+# and without exec.c's execve() and limits.c's wrappers, which it could
+# not forward either
+LIB_A_OBJ := $(filter-out $(B)/obj/lib/sig.o $(B)/obj/lib/exec.o $(B)/obj/lib/limits.o,$(LIB_OBJ)) $(B)/obj/lib/sig-static.o
 $(B)/obj/lib/sig-static.o: lib/sig.c lib/*.h include/*.h
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 $(WARN) $(LIB_CFLAGS) $(CPPFLAGS) -Iinclude -DRT_NO_INTERPOSE -fPIC -fvisibility=hidden -fno-stack-protector -c -o $@ $<

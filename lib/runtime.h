@@ -414,6 +414,11 @@ int rt_wall_start(void);
 void rt_wall_stop(void);
 void rt_wall_same_credentials(void);  /* the caller changed its own credentials */
 void rt_wall_before_last_exit(void);  /* a thread of the program ends */
+int rt_wall_give_way(void);           /* RLIMIT_NPROC: the program needs the samplers' slots */
+
+/* threads.c: the program needs the pending signals pct's timers hold */
+int rt_timers_give_back(int n);
+int rt_timers_held(void);
 
 /* output.c */
 /* derived: the name belongs to another process of the tree (a parent's

@@ -102,8 +102,9 @@ struct arm {
 	int sig_fd;                    /* the descriptor number its signals carry (si_fd), or -1 */
 	_Atomic(struct perf_event_mmap_page *) ring; /* its ring buffer (at span), or NULL */
 	size_t ring_size;              /* bytes mapped: a header page and the data pages */
-	timer_t timer;                 /* the sampling timer, or the ring's drain timer */
-	int have_timer;
+	int timer;                     /* the sampling timer, or the ring's drain timer (a kernel id) */
+	int have_timer;                /* under tlock: the program may need it back (limits.c) */
+	atomic_flag tlock;
 	_Atomic int draining;          /* 1 while ring is read; 2 once it is let go */
 	_Atomic uint32_t slot;         /* the thread's slot + 1, once known */
 	_Atomic int paused;            /* the thread blocks pct's signal (sig.c) */
@@ -158,6 +159,51 @@ static int sigq_take(uint64_t queued, uint64_t quota)
 		return 0;
 	}
 	return 1;
+}
+
+/*
+ * pct's own timers are made with the system calls, not with the C
+ * library's timer_create(), which the runtime wraps to give timers back
+ * (limits.c); their ids are the kernel's.  An arm's timer is used and
+ * deleted under its lock: the program's thread that needs a pending
+ * signal back deletes another thread's timer (rt_timers_give_back), and
+ * a deleted id may be the program's next.
+ */
+static int ktimer_create(clockid_t clock, struct sigevent *sev, int *id)
+{
+	return (int)syscall(SYS_timer_create, clock, sev, id);
+}
+
+/* async-signal-safe: set arm a's timer to ts (old: what was left of it),
+ * if it still has one.  0, or -1. */
+static int timer_set(struct arm *a, const struct itimerspec *ts, struct itimerspec *old)
+{
+	sigset_t m;
+	rt_block_signals(&m);
+	rt_lock(&a->tlock);
+	int rc = a->have_timer ? (int)syscall(SYS_timer_settime, a->timer, 0, ts, old) : -1;
+	rt_unlock(&a->tlock);
+	rt_restore_signals(&m);
+	return rc;
+}
+
+/* async-signal-safe: delete arm a's timer, if it has one (forked: in a
+ * child, which has none of the parent's timers, only forget it); 1 if it
+ * had one. */
+static int timer_drop(struct arm *a, int forked)
+{
+	sigset_t m;
+	rt_block_signals(&m);
+	rt_lock(&a->tlock);
+	int had = a->have_timer;
+	if (had && !forked)
+		syscall(SYS_timer_delete, a->timer);
+	a->have_timer = 0;
+	rt_unlock(&a->tlock);
+	rt_restore_signals(&m);
+	if (had)
+		rt_sub(&timers_held, 1);
+	return had;
 }
 
 /* Linux's clock id for a thread's CPU clock, as pthread_getcpuclockid()
@@ -555,12 +601,7 @@ static void arm_release(int i, int forked)
 	if (a->phase_ev == EV_HELD)
 		held_close(&a->phase_fd, a->phase_id, !forked);
 	a->ev = a->phase_ev = EV_NONE;
-	if (a->have_timer) {
-		if (!forked)
-			timer_delete(a->timer);
-		rt_sub(&timers_held, 1);
-	}
-	a->have_timer = 0;
+	timer_drop(a, forked);
 	rt_store(&a->ring, NULL);
 	if (a->span)
 		munmap(a->span, a->span_size);
@@ -730,14 +771,14 @@ int rt_arm_thread(uint32_t tid, int own)
 						     "threads started from now on are not profiled");
 			return -1;
 		}
-		if (timer_create(thread_clock(tid), &sev, &a->timer) != 0) {
+		if (ktimer_create(thread_clock(tid), &sev, &a->timer) != 0) {
 			what = "cannot create a CPU-time timer";
 			rt_sub(&timers_held, 1);
 		} else {
 			a->have_timer = 1;
 			/* the first expiry is the random phase (a sampling
 			 * timer's), checked at the tick after it */
-			if (timer_settime(a->timer, 0, &ts, NULL) != 0)
+			if (timer_set(a, &ts, NULL) != 0)
 				what = "cannot arm the CPU-time timer";
 		}
 		if (what) {
@@ -846,8 +887,7 @@ static void arm_stop(struct arm *a)
 	memset(&off, 0, sizeof off);
 	rt_store(&a->paused, 1);
 	events_quiet(a);
-	if (a->have_timer)
-		timer_settime(a->timer, 0, &off, NULL);
+	timer_set(a, &off, NULL);
 }
 
 /* async-signal-safe: stop every source (pct_off, or a failed file);
@@ -957,7 +997,7 @@ int rt_arm_pause_mine(int pause)
 	/* the timer is set right at every call, whatever the flag says (one
 	 * stopped elsewhere, by rt_disarm_all, is restarted by the next);
 	 * the events change only with the state */
-	if (a->have_timer && timer_settime(a->timer, 0, &ts, &was_ts) == 0 && pause && !was)
+	if (timer_set(a, &ts, &was_ts) == 0 && pause && !was)
 		a->left = was_ts.it_value;
 	if (pause == was)
 		return 0;
@@ -981,6 +1021,30 @@ int rt_arm_pause_mine(int pause)
 		events_begin(a, &rt_g.method);
 	}
 	return 1;
+}
+
+/*
+ * Give back up to n of pct's CPU-time timers, the latest threads' first:
+ * each holds one of the user's RLIMIT_SIGPENDING signals, and the program
+ * needs them (limits.c).  Those threads are sampled no more (one warning).
+ * Returns how many were given back.
+ */
+static _Atomic int gave_back_warned;
+int rt_timers_give_back(int n)
+{
+	int k = 0;
+	for (int i = rt_load(&arms_end) - 1; i >= 0 && k < n; i--)
+		if (rt_load(&arms[i].used) == 2 && timer_drop(&arms[i], 0))
+			k++;
+	if (k && !rt_xchg(&gave_back_warned, 1))
+		rt_say("the program needs the pending signals (ulimit -i) that pct's CPU-time timers hold", NULL, 0,
+		       "pct gives them back, and the threads whose timers they were are sampled no more");
+	return k;
+}
+
+int rt_timers_held(void)
+{
+	return (int)rt_load(&timers_held);
 }
 
 /* Unlock every thread's reserved range (the program's mlockall locked it:
@@ -1136,6 +1200,14 @@ PUBLIC int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(
 	st->arg = arg;
 	st->vblocked = vblocked;
 	int rc = real(thread, attr, thread_start, st);
+	/* short of RLIMIT_NPROC, which pct's wall samplers count against:
+	 * they make way, and the call is made again for up to 100 ms */
+	if (rc == EAGAIN && rt_wall_give_way())
+		for (int i = 0; i < 100 && rc == EAGAIN; i++) {
+			struct timespec ms = { 0, 1000000 };
+			nanosleep(&ms, NULL);
+			rc = real(thread, attr, thread_start, st);
+		}
 	if (rc != 0)
 		rt_store(&st->used, 0);
 	return rc;

@@ -51,6 +51,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -66,6 +67,16 @@
 #ifndef SYS_close_range
 #define SYS_close_range 436            /* Linux 5.9, every architecture (asm-generic/unistd.h) */
 #endif
+
+/*
+ * One page shared by every process of a fork tree (MAP_SHARED, which
+ * fork(2) keeps shared): set when a process of the tree cannot make a
+ * process or thread for want of RLIMIT_NPROC (EAGAIN), which every
+ * sampler of the tree counts against (libpct(3), RESOURCES); then every
+ * sampler of the tree ends at its next pass, and none starts again.
+ */
+static _Atomic int *no_sampler;
+static int sampler_stop_wait(void);
 
 static uint64_t mono_ns(void)
 {
@@ -381,7 +392,7 @@ static void *wall_main(void *arg)
 			n = 1;
 		last += n * period;
 		next = last + period;
-		if (rt_load(&rt_g.wall_stop))
+		if (rt_load(&rt_g.wall_stop) || (no_sampler && rt_load(no_sampler)))
 			break;
 		uint32_t s_now = rt_load(&rt_g.threads_started);
 		int list = pass == 0 || seen_n[seen_cur] < WALL_FEW || pass - listed >= WALL_LIST_EVERY ||
@@ -406,9 +417,35 @@ static void *wall_main(void *arg)
 	return NULL;
 }
 
+
+/* A call that makes a process or thread failed with EAGAIN (limits.c,
+ * threads.c): if pct's wall samplers of this fork tree may be the cause,
+ * they make way (this process's sampler ended, the others at their next
+ * pass); 1 if the caller should try again, for at most 100 ms. */
+int rt_wall_give_way(void)
+{
+	static _Atomic int warned;
+	if (no_sampler == NULL || rt_g.led.pid != rt_getpid() || rt_xchg(no_sampler, 1))
+		return 0;
+	sampler_stop_wait();
+	if (!rt_xchg(&warned, 1))
+		rt_say("the program needs the process slots (ulimit -u) that pct's wall sampler threads take", NULL, 0,
+		       "they end, and off-CPU time is no longer sampled");
+	return 1;
+}
+
 /* Start the sampler thread.  0, or -1 after a warning. */
 int rt_wall_start(void)
 {
+	if (no_sampler == NULL) {
+		void *p = mmap(NULL, sizeof *no_sampler, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (p != MAP_FAILED) {
+			no_sampler = p;
+			rt_mapped(p, sizeof *no_sampler);
+		}
+	}
+	if (no_sampler && rt_load(no_sampler))
+		return 0;  /* made way for the program in this fork tree */
 	pthread_t t;
 	pthread_attr_t a;
 	int probe = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);

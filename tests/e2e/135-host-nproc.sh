@@ -1,0 +1,20 @@
+# A program that makes as many processes or threads as RLIMIT_NPROC
+# allows (it counts every thread of the user): under -e wall each process
+# of the tree has one more thread, pct's sampler, so at ulimit -u 40 10 of
+# 30 forks failed, and 1 of 39 threads.  When such a call fails with
+# EAGAIN, the samplers of the fork tree make way and the call is made
+# again (libpct(3), RESOURCES).  Run as nobody, whose processes are this
+# test's alone (root is not held to the limit).
+. "$(dirname "$0")/lib.sh"
+. "$ROOT/tests/hosts/lib.sh"
+setpriv --reuid=nobody --regid=nogroup --clear-groups true 2>/dev/null || skip "no setpriv to run as nobody"
+[ "$(ps -u nobody -o pid= | wc -l)" = 0 ] || skip "nobody runs processes here: $(ps -u nobody -o comm= | head -3 | tr '\n' ' ')"
+chmod o+x "$SCRATCH"
+WRAP=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
+PRE="ulimit -u 40"
+host_modes "30 children at ulimit -u 40" "$HOSTS/host-nproc" 30 fork
+[ "$(cat plain.out)" = "30 of 30 children" ] || fail "plain: $(cat plain.out)"
+[ "$(grep -c 'process slots (ulimit -u)' err.wall)" = 1 ] || fail "wall: not one warning: $(cat err.wall)"
+host_modes "39 threads at ulimit -u 40" "$HOSTS/host-nproc" 39 thread
+[ "$(cat plain.out)" = "39 of 39 threads" ] || fail "plain: $(cat plain.out)"
+pass "the program makes as many processes and threads as without pct"
