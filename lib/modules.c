@@ -133,6 +133,7 @@ struct maps_line {
 
 struct maps_scan {
 	uintptr_t pc;                  /* add only the mapping holding pc; 0: every executable one */
+	int fresh;                     /* with pc: every executable mapping not recorded yet too */
 	int mark;                      /* only mark the modules still mapped, in seen[] */
 	int added;                     /* module number added for pc, or -1 */
 	int done;
@@ -236,10 +237,22 @@ static void add_line(struct maps_scan *s, const struct maps_line *l)
 	int m = module_add(l->start, l->end, l->offset, path, path_len, kind, bid, bid_len);
 	if (m < 0)
 		s->full = 1;
-	if (s->pc) {
+	if (s->pc && s->pc >= l->start && s->pc < l->end) {
 		s->added = m;
-		s->done = 1;
+		s->done = !s->fresh;
 	}
+}
+
+/* async-signal-safe: is the executable mapping l recorded already (the
+ * same range and offset, still mapped)? */
+static int line_known(const struct maps_line *l)
+{
+	const struct rt_module_range *mods = rt_g.led.mods;
+	for (uint32_t n = rt_load_acquire(&rt_g.led.modules_count); n-- > 0;)
+		if (mods[n].start == l->start && mods[n].end == l->end && mods[n].file_offset == l->offset &&
+		    !rt_load_relaxed(&mods[n].unmapped))
+			return 1;
+	return 0;
 }
 
 static uint8_t seen[RT_MODULES_MAX];  /* guarded by module_lock */
@@ -264,7 +277,7 @@ static void maps_end_line(struct maps_scan *s)
 	if (s->mark && l->field >= 5 && l->nperm == 4 && l->perms[2] == 'x')
 		mark_line(l);
 	else if (l->field >= 5 && l->nperm == 4 && l->perms[2] == 'x' &&
-		 (s->pc == 0 || (s->pc >= l->start && s->pc < l->end)))
+		 (s->pc == 0 || (s->pc >= l->start && s->pc < l->end) || (s->fresh && !line_known(l))))
 		add_line(s, l);
 	if (l->field >= 5 && l->offset == 0) {
 		s->head_start = l->start;
@@ -373,9 +386,11 @@ void rt_modules_scan_pending(void)
 
 /*
  * async-signal-safe: find the mapping that holds pc in /proc/self/maps and
- * append it as a module (the first call records every module).  Returns
- * its number, or -1 if pc is in no executable mapping, the table is full,
- * or another thread is appending.
+ * append it as a module (the first call records every module), and with
+ * it every executable mapping not recorded yet: a library that came in
+ * with it (dlopen) may never take a sample itself, yet stacks return
+ * through it.  Returns pc's module's number, or -1 if pc is in no
+ * executable mapping, the table is full, or another thread is appending.
  */
 int rt_modules_add_mapping_of(uintptr_t pc)
 {
@@ -403,6 +418,7 @@ int rt_modules_add_mapping_of(uintptr_t pc)
 	rt_store_relaxed(rt_shared(&rt_g.hdr->rescans), rescans + 1);
 	memset(&s, 0, sizeof s);
 	s.pc = pc;
+	s.fresh = 1;
 	s.added = -1;
 	s.exe = "";        /* the main program was found at start */
 	maps_scan(&s);
@@ -451,6 +467,53 @@ int rt_modules_retire_unmapped(void)
 	rt_restore_signals(&old);
 	rt_write_end();
 	return n;
+}
+
+/*
+ * After a dlopen(3): every executable mapping not recorded yet is, now
+ * (not in the handler): the library and those it brought in, which may
+ * never take a sample themselves while stacks return through them (a
+ * plugin calling zlib, Python's extension modules).  Nothing before the
+ * first sample, which records every mapping.
+ */
+static void modules_add_new(void)
+{
+	struct maps_scan s;
+	if (rt_load(&rt_g.modules_pending) || !rt_write_begin())
+		return;
+	sigset_t old;
+	rt_block_signals(&old);
+	rt_lock(&rt_g.module_lock);
+	if (!rt_load(&rt_g.modules_pending)) {
+		memset(&s, 0, sizeof s);
+		s.pc = 1;  /* in no mapping: only the new ones are added */
+		s.fresh = 1;
+		s.added = -1;
+		s.exe = "";
+		maps_scan(&s);
+	}
+	rt_unlock(&rt_g.module_lock);
+	rt_restore_signals(&old);
+	rt_write_end();
+}
+
+typedef void *dlopen_fn(const char *, int);
+
+/* dlopen(3), then the new modules are recorded while pct is on;
+ * otherwise exactly the C library's. */
+__attribute__((visibility("default"))) void *dlopen(const char *file, int mode)
+{
+	static dlopen_fn *real;
+	if (real == NULL)
+		real = (dlopen_fn *)dlsym(RTLD_NEXT, "dlopen");
+	if (real == NULL)
+		return NULL;
+	void *h = real(file, mode);
+	int e = errno;
+	if (h && rt_load(&rt_g.state) == RT_ON && rt_g.hdr && rt_g.led.pid == rt_getpid())
+		modules_add_new();
+	errno = e;
+	return h;
 }
 
 typedef int dlclose_fn(void *);

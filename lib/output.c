@@ -170,6 +170,38 @@ static void ledger_init(const struct pct_header *h)
 	l->stacks_size = h->stacks_size;
 }
 
+/*
+ * async-signal-safe, with module_lock held (the pool's other writer): the
+ * command line the process shows now (/proc/self/cmdline, which a program
+ * may rewrite: postgres's backends set their title after fork), read into
+ * the string pool after what is used (the file's pages reserved first when
+ * in_file); if it differs from the header's, the header names it.
+ */
+static void cmdline_refresh(int in_file)
+{
+	struct pct_header *h = rt_g.hdr;
+	struct rt_ledger *l = &rt_g.led;
+	uint64_t room = l->strings_size - l->strings_used;
+	size_t cap = room < RT_CMDLINE_MAX ? (size_t)room : RT_CMDLINE_MAX, n = 0;
+	char *dst = rt_g.strings + l->strings_used;
+	if (cap == 0 || (in_file && rt_reserve(dst, cap) != 0))
+		return;
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+	while (fd >= 0 && n < cap && ((r = read(fd, dst + n, cap - n)) > 0 || (r < 0 && errno == EINTR)))
+		n += r > 0 ? (size_t)r : 0;
+	if (fd >= 0)
+		close(fd);
+	while (n > 0 && dst[n - 1] != '\0')  /* cut a partial argument */
+		n--;
+	if (n == 0 || (n == h->cmdline_len && memcmp(dst, rt_g.strings + h->cmdline_offset, n) == 0))
+		return;
+	l->strings_used += n;
+	rt_store_relaxed(rt_shared(&h->strings_used), l->strings_used);
+	h->cmdline_offset = l->strings_used - n;
+	h->cmdline_len = (uint32_t)n;
+}
+
 /* Store the command line (rt_cmdline) in the string pool, NUL separated. */
 static void store_cmdline(void)
 {
@@ -705,6 +737,8 @@ int rt_output_create(void)
 		step = "cannot size the profile";
 		goto fail;
 	}
+	/* the title the process shows now: a forked child's own (postgres) */
+	cmdline_refresh(0);
 	/* Copy only what is in use, and before the mapping replaces the
 	 * staging copy: the rest of a new file reads as zeros, and every page
 	 * written costs a block.  A full disk fails here, not with SIGBUS. */
@@ -893,6 +927,15 @@ void rt_output_finish(void)
 
 	if (!rt_load_acquire(&rt_g.table_ready) || rt_g.led.pid != rt_getpid())
 		return;
+	/* the title the process shows as it ends (libpct(3), FILES) */
+	if (!rt_load(&out.lost)) {
+		sigset_t old;
+		rt_block_signals(&old);
+		rt_lock(&rt_g.module_lock);
+		cmdline_refresh(1);
+		rt_unlock(&rt_g.module_lock);
+		rt_restore_signals(&old);
+	}
 	h->end_time_ns = realtime_ns();
 	h->clock_end_ns = rt_monotonic_ns();
 	if (rt_g.led.ticks_offset) {
