@@ -327,6 +327,19 @@ static inline int rt_write_begin(void)
 	return 1;
 }
 
+/* async-signal-safe: rt_write_begin for the writes that follow the end of
+ * sampling (the last drain of the ring buffers, a thread's name at its
+ * end): only a hold stops them. */
+static inline int rt_write_begin_any(void)
+{
+	rt_add(&rt_g.writers, 1);
+	if (rt_load(&rt_g.hold)) {
+		rt_sub(&rt_g.writers, 1);
+		return 0;
+	}
+	return 1;
+}
+
 static inline void rt_write_end(void)
 {
 	rt_sub(&rt_g.writers, 1);

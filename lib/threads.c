@@ -680,7 +680,7 @@ int rt_arm_drain_mine(uint32_t slot)
 static void drain_outside(struct arm *a, const char *name)
 {
 	struct perf_event_mmap_page *r = rt_load_acquire(&a->ring);
-	if (r == NULL || r->data_head == r->data_tail || !rt_write_begin())
+	if (r == NULL || r->data_head == r->data_tail || !rt_write_begin_any())
 		return;
 	if (rt_load_acquire(&rt_g.table_ready) || rt_output_create() == 0) {
 		uint32_t slot = rt_load(&a->slot);
@@ -983,6 +983,13 @@ int rt_arm_pause_mine(int pause)
 	if (!pause && !rt_load_acquire(&rt_g.sampling))
 		return 0;
 	int was = rt_load(&a->paused);
+	/* no change, no call: a resume of a thread that was not paused
+	 * (every thread, as it starts) would reset the timer's first,
+	 * random, expiry to a whole period, and a process shorter than a
+	 * period would then never be sampled (500 awk processes of 3 ms
+	 * took 1 sample) */
+	if (pause == was)
+		return 0;
 	uint64_t period = rt_g.method.ring_pages ? 1000000000u / RT_DEFAULT_HZ : rt_g.method.period;
 	struct itimerspec ts, was_ts;
 	memset(&ts, 0, sizeof ts);
@@ -994,13 +1001,8 @@ int rt_arm_pause_mine(int pause)
 		ts.it_interval.tv_nsec = (long)(period % 1000000000u);
 		ts.it_value = a->left.tv_sec || a->left.tv_nsec ? a->left : ts.it_interval;
 	}
-	/* the timer is set right at every call, whatever the flag says (one
-	 * stopped elsewhere, by rt_disarm_all, is restarted by the next);
-	 * the events change only with the state */
-	if (timer_set(a, &ts, &was_ts) == 0 && pause && !was)
+	if (timer_set(a, &ts, &was_ts) == 0 && pause)
 		a->left = was_ts.it_value;
-	if (pause == was)
-		return 0;
 	rt_store(&a->paused, pause);
 	if (rt_g.method.mechanism != PCT_MECH_PERF)
 		return 1;
@@ -1128,7 +1130,7 @@ static void thread_done(void *unused)
 		drain_outside(&arms[i], NULL);
 		/* the name it had at its end: it may have set it after its
 		 * first sample named its slot */
-		if (rt_load_acquire(&rt_g.table_ready) && rt_write_begin()) {
+		if (rt_load_acquire(&rt_g.table_ready) && rt_write_begin_any()) {
 			rt_thread_name_mine(rt_thread_find(arms[i].tid));
 			rt_write_end();
 		}
