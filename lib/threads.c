@@ -392,11 +392,27 @@ static void span_clear(struct arm *a)
 		rt_mapped(a->span, a->span_size);
 }
 
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000   /* Linux 4.17, asm-generic/mman-common.h */
+#endif
+
 /* async-signal-safe: map event fd at arm a's range (bytes from its start;
- * prot); 0, or -1 if the mapping is refused (the range is unchanged). */
+ * prot); 0, or -1 if the mapping is refused.  Linux before 6.12 unmaps
+ * the range before it asks the event, and leaves a hole when the event
+ * refuses (its locked-memory charge): the hole is filled again at once,
+ * without replacing anything (since 6.12 the range is as it was, and
+ * that finds it so). */
 static int span_map(struct arm *a, int fd, size_t bytes, int prot)
 {
-	return a->span && mmap(a->span, bytes, prot, MAP_SHARED | MAP_FIXED, fd, 0) == a->span ? 0 : -1;
+	if (a->span == NULL)
+		return -1;
+	if (mmap(a->span, bytes, prot, MAP_SHARED | MAP_FIXED, fd, 0) == a->span)
+		return 0;
+	void *p = mmap(a->span, a->span_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
+		       -1, 0);
+	if (p != MAP_FAILED && p != a->span)
+		munmap(p, a->span_size);  /* a kernel before 4.17 took it as a hint */
+	return -1;
 }
 
 /* ---- the events ---- */
