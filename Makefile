@@ -83,12 +83,15 @@ $(B)/lib/libpct.so.$(SOMAJOR): $(B)/lib/libpct.so.$(SOVERSION)
 $(B)/lib/libpct.so: $(B)/lib/libpct.so.$(SOMAJOR)
 	ln -sf libpct.so.$(SOMAJOR) $@
 
-# libpct.a: sig.c without the wrappers of sigaction() and the signal mask,
-# which a static program could not forward to libc (lib/sig.c)
-# and without exec.c's execve() and limits.c's wrappers, which it could
-# not forward either
-LIB_A_OBJ := $(filter-out $(B)/obj/lib/sig.o $(B)/obj/lib/exec.o $(B)/obj/lib/limits.o,$(LIB_OBJ)) $(B)/obj/lib/sig-static.o
-$(B)/obj/lib/sig-static.o: lib/sig.c lib/*.h include/*.h
+# libpct.a: sig.c, threads.c and modules.c without their wrappers
+# (sigaction and the signal mask; pthread_create; dlopen and dlclose),
+# which a static program could not forward to libc (no dlsym, no next
+# definition), and without exec.c's and limits.c's wrappers, for the same
+# reason
+LIB_STATIC := sig threads modules
+LIB_A_OBJ := $(filter-out $(LIB_STATIC:%=$(B)/obj/lib/%.o) $(B)/obj/lib/exec.o $(B)/obj/lib/limits.o,$(LIB_OBJ)) \
+	$(LIB_STATIC:%=$(B)/obj/lib/%-static.o)
+$(B)/obj/lib/%-static.o: lib/%.c lib/*.h include/*.h
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 $(WARN) $(LIB_CFLAGS) $(CPPFLAGS) -Iinclude -DRT_NO_INTERPOSE -fPIC -fvisibility=hidden -fno-stack-protector -c -o $@ $<
 

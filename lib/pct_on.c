@@ -605,6 +605,7 @@ PUBLIC const char *pct_output_path(void)
 __attribute__((constructor)) static void rt_init(int argc, char **argv, char **envp)
 {
 	rt_sig_resolve();
+	rt_modules_resolve();
 	/* only a gate: pct_on() reads $PCT itself, with secure_getenv */
 	if (!getenv("PCT"))
 		return;

@@ -55,6 +55,7 @@
 #define RT_STACK_AREA_MB 64            /* $PCT_STACK_AREA default, MiB of stack records */
 #define RT_STACK_AREA_MB_MAX 4096
 #define RT_MAX_RESCANS 256             /* /proc/self/maps reads per process */
+#define RT_MAX_DL_RESCANS 4096         /* ... and after dlopen calls */
 #define RT_AS_HEADROOM (UINT64_C(64) << 20) /* RLIMIT_AS left to the program, at least */
 #define RT_MIN_STACK_AREA (UINT64_C(64) << 10) /* the stack region shrinks to fit no further */
 #define RT_TIME_AREA_KB 32768          /* $PCT_TIME_AREA default, KiB of tick log: 2^21 ticks */
@@ -364,6 +365,8 @@ int rt_modules_add_mapping_of(uintptr_t pc);        /* async-signal-safe */
 int rt_module_find(uintptr_t pc);                   /* async-signal-safe */
 
 int rt_modules_retire_unmapped(void);
+void rt_modules_resolve(void);                      /* the constructor: dlopen's next */
+void rt_modules_after_dlopen(void);                 /* async-signal-safe, each sample */
 
 /* method.c: the choice of the sampling method */
 int rt_method_choose(unsigned hz, int hz_explicit, const char *event);

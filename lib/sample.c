@@ -453,6 +453,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	}
 	if (!rt_load_acquire(&rt_g.table_ready) && rt_output_create() != 0)
 		goto end;
+	rt_modules_after_dlopen();
 	if (self.tid == 0)
 		self.tid = rt_gettid();
 	if (self.slot == 0)

@@ -1107,6 +1107,36 @@ void rt_arms_forget_after_fork(void)
 
 /* ---- pthread_create() ---- */
 
+typedef int create_fn(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+/* The C library's pthread_create: the next definition after pct's, or in
+ * libpct.a, which has no wrapper (a static program could not reach the
+ * C library's past it), the function itself. */
+#ifndef RT_NO_INTERPOSE
+static create_fn *real_create(void)
+{
+	static create_fn *real;
+	if (real == NULL)
+		real = (create_fn *)dlsym(RTLD_NEXT, "pthread_create");
+	return real;
+}
+#else
+static create_fn *real_create(void)
+{
+	return pthread_create;
+}
+#endif
+
+/* glibc's pthread_create, for pct's own thread, which is not armed. */
+int rt_thread_spawn(void *thread, const void *attr, void *(*fn)(void *), void *arg)
+{
+	create_fn *real = real_create();
+	return real ? real(thread, attr, fn, arg) : EAGAIN;
+}
+
+#ifndef RT_NO_INTERPOSE
+/* ---- pthread_create() ---- */
+
 /* What a new thread needs from its creator, in a fixed pool rather than
  * from malloc: the new thread releases its entry before the program's code
  * runs, and a malloc'd one would be freed there, before a sanitizer's
@@ -1181,27 +1211,12 @@ static void *thread_start(void *p)
 	return ret;
 }
 
-typedef int create_fn(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
-
-static create_fn *real_create(void)
-{
-	static create_fn *real;
-	if (real == NULL)
-		real = (create_fn *)dlsym(RTLD_NEXT, "pthread_create");
-	return real;
-}
-
-/* glibc's pthread_create, for pct's own thread, which is not armed. */
-int rt_thread_spawn(void *thread, const void *attr, void *(*fn)(void *), void *arg)
-{
-	create_fn *real = real_create();
-	return real ? real(thread, attr, fn, arg) : EAGAIN;
-}
-
 /*
  * pthread_create(3), with the new thread armed for sampling while pct is
  * on; otherwise exactly glibc's.  If the pool of starts is empty (4096
  * threads created and not yet running), the thread is created unarmed.
+ * Not in libpct.a: a static program's threads are armed only if they
+ * existed when sampling started.
  */
 PUBLIC int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
@@ -1230,3 +1245,4 @@ PUBLIC int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(
 		rt_store(&st->used, 0);
 	return rc;
 }
+#endif
