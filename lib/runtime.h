@@ -213,6 +213,8 @@ struct rt_ledger {
 	uint32_t exe_module;
 	uint64_t strings_size;
 	uint64_t strings_used;         /* under module_lock */
+	uint64_t cmdline_offset;       /* the command line the header names, in the pool */
+	uint32_t cmdline_len;
 	uint32_t threads_max;          /* a power of two */
 	uint64_t stacks_size;
 	uint64_t cpu_start_ns;
@@ -354,6 +356,8 @@ void rt_unhold(void);
 /* After any mapping pct makes: under the program's mlockall(MCL_FUTURE)
  * it is locked, and counts against RLIMIT_MEMLOCK, until unlocked here. */
 void rt_mapped(void *p, size_t len);
+/* output.c: does a MAP_FIXED mapping that fails leave the range as it
+ * was (Linux 6.12 and later), rather than unmapped? */
 
 /* pct_on.c: a number of rt_g.cfg, after one warning if its value was bad */
 unsigned rt_config_value(const struct rt_setting *s);
@@ -422,6 +426,8 @@ int rt_sig_mine(const siginfo_t *si);               /* async-signal-safe */
 void rt_sig_forward(int sig, siginfo_t *si, void *uc); /* async-signal-safe */
 void rt_sig_mask_changed(void);                     /* async-signal-safe */
 void rt_sig_take_back(void);                        /* async-signal-safe */
+void rt_sig_before_exec(void);      /* async-signal-safe: the program's SIG_IGN, in the kernel */
+void rt_sig_exec_failed(void);      /* async-signal-safe: pct's handlers again */
 int rt_sig_vblocked(void);          /* the calling thread blocks pct's signal, as the program sees it */
 void rt_sig_vinherit(int blocked);  /* a new thread: its creator's rt_sig_vblocked() */
 
@@ -429,8 +435,14 @@ void rt_sig_vinherit(int blocked);  /* a new thread: its creator's rt_sig_vblock
 int rt_wall_start(void);
 void rt_wall_stop(void);
 void rt_wall_same_credentials(void);  /* the caller changed its own credentials */
-void rt_wall_before_last_exit(void);  /* a thread of the program ends */
+void rt_wall_main_exits(void);        /* the main thread's pthread_exit */
 int rt_wall_give_way(void);           /* RLIMIT_NPROC: the program needs the samplers' slots */
+
+/* limits.c (the shared library only: weak): its wrappers' next functions */
+void rt_limits_resolve(void) __attribute__((weak));
+void rt_exec_resolve(void) __attribute__((weak));   /* exec.c: the C library's execvp, execvpe */
+/* memlock.c: mlockall's and munlockall's */
+void rt_memlock_resolve(void);
 
 /* threads.c: the program needs the pending signals pct's timers hold */
 int rt_timers_give_back(int n);
@@ -460,7 +472,12 @@ void rt_before_exec(void);
 int rt_status_field(const char *field, uint64_t *a, uint64_t *b); /* async-signal-safe */
 void rt_block_signals(void *old_sigset);            /* async-signal-safe */
 void rt_restore_signals(const void *old_sigset);    /* async-signal-safe */
-void rt_open_sigbus(const void *mask_sigset);       /* async-signal-safe */
+/* sig.c, async-signal-safe: open SIGBUS for pct's writes in a thread whose
+ * mask (the sigset mask, its mask now) blocks it; and, with that mask back
+ * (rt_bus_close), a SIGBUS sent meanwhile, kept by on_bus, is sent again
+ * to be pending as without pct */
+void rt_bus_open(const void *mask_sigset);
+void rt_bus_close(const void *mask_sigset);
 int rt_seccomp_changed(void);                       /* stops sampling if a filter came */
 
 /* warn.c */
