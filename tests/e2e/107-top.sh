@@ -10,8 +10,8 @@
 . "$(dirname "$0")/lib.sh"
 if ! command -v tmux >/dev/null; then
 	if [ "$(id -u)" -eq 0 ]; then
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null 2>&1 ||
-			{ apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null 2>&1; }
+		apt_get install -y -qq tmux >/dev/null 2>&1 ||
+			{ apt_get update -qq >/dev/null 2>&1 && apt_get install -y -qq tmux >/dev/null 2>&1; }
 	fi
 	command -v tmux >/dev/null || skip "tmux is not installed and cannot be installed here (not root, or no package archive)"
 fi

@@ -14,13 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 for t in node npm chromium cc; do command -v $t >/dev/null || fail "$t is missing (scripts/deps.sh installs it)"; done
 SPEEDSCOPE_VERSION=1.25.0 AJV_VERSION=8.20.0 PLAYWRIGHT_VERSION=1.65.1
-npmdir=$ROOT/$B/npm-108
-if [ ! -f "$npmdir/node_modules/playwright-core/package.json" ] || [ ! -f "$npmdir/node_modules/ajv/package.json" ] ||
-	[ ! -f "$npmdir/node_modules/speedscope/package.json" ]; then
-	npm install --prefix "$npmdir" --no-audit --no-fund --silent "speedscope@$SPEEDSCOPE_VERSION" \
-		"ajv@$AJV_VERSION" "playwright-core@$PLAYWRIGHT_VERSION" >npm.log 2>&1 ||
-		fail "npm install: $(tail -5 npm.log)"
-fi
+npmdir=$(npm_dir export-time "speedscope@$SPEEDSCOPE_VERSION" "ajv@$AJV_VERSION" "playwright-core@$PLAYWRIGHT_VERSION") || exit 1
 schema=$npmdir/node_modules/speedscope/dist/release/file-format-schema.json
 [ -f "$schema" ] || fail "speedscope $SPEEDSCOPE_VERSION ships no schema at $schema"
 

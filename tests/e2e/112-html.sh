@@ -22,11 +22,7 @@
 for t in node npm cc; do command -v $t >/dev/null || fail "$t is missing (scripts/deps.sh installs it)"; done
 [ -x /usr/bin/chromium ] || fail "/usr/bin/chromium is missing (scripts/deps.sh installs it)"
 PLAYWRIGHT_VERSION=1.65.1
-npmdir=$ROOT/$B/npm-112
-if [ ! -f "$npmdir/node_modules/playwright-core/package.json" ]; then
-	npm install --prefix "$npmdir" --no-audit --no-fund --silent "playwright-core@$PLAYWRIGHT_VERSION" >npm.log 2>&1 ||
-		fail "npm install: $(tail -5 npm.log)"
-fi
+npmdir=$(npm_dir playwright "playwright-core@$PLAYWRIGHT_VERSION") || exit 1
 probe() { timeout 300 node "$ROOT/tests/e2e/html-probe.cjs" "$npmdir" "$@"; }
 # json FILE EXPR: a value of the probe's JSON (python3)
 json() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }

@@ -24,11 +24,7 @@ for t in node npm cc xmllint python3; do command -v $t >/dev/null || fail "$t is
 [ -x /usr/bin/chromium ] || fail "/usr/bin/chromium is missing (scripts/deps.sh installs it)"
 grep -qF ']]>' "$ROOT/src/html/flame-svg.js" && fail "src/html/flame-svg.js holds ']]>'"
 PLAYWRIGHT_VERSION=1.65.1
-npmdir=$ROOT/$B/npm-113
-if [ ! -f "$npmdir/node_modules/playwright-core/package.json" ]; then
-	npm install --prefix "$npmdir" --no-audit --no-fund --silent "playwright-core@$PLAYWRIGHT_VERSION" >npm.log 2>&1 ||
-		fail "npm install: $(tail -5 npm.log)"
-fi
+npmdir=$(npm_dir playwright "playwright-core@$PLAYWRIGHT_VERSION") || exit 1
 
 long=steady_work_whose_name_is_long_enough_to_be_cut_in_a_narrow_box
 cat >two.c <<EOF

@@ -15,13 +15,13 @@ have() { command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 
 	[ -e /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 ]; }
 if ! have; then
 	if [ "$(id -u)" -eq 0 ]; then
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $pkgs >/dev/null 2>&1 ||
-			{ apt-get update -qq >/dev/null 2>&1 &&
-			  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $pkgs >/dev/null 2>&1; }
+		apt_get install -y -qq --no-install-recommends $pkgs >/dev/null 2>&1 ||
+			{ apt_get update -qq >/dev/null 2>&1 &&
+			  apt_get install -y -qq --no-install-recommends $pkgs >/dev/null 2>&1; }
 	fi
 	have || skip "$pkgs are not installed and cannot be installed here (not root, or no package archive)"
 fi
-make -C "$ROOT" --no-print-directory cross-aarch64 >make.out 2>&1 || fail "make cross-aarch64: $(tail -5 make.out)"
+locked cross-aarch64 make -C "$ROOT" --no-print-directory cross-aarch64 >make.out 2>&1 || fail "make cross-aarch64: $(tail -5 make.out)"
 X=$ROOT/build-aarch64
 file "$X/tests/progs/selftime" | grep -q 'ARM aarch64' || fail "selftime is not aarch64: $(file "$X/tests/progs/selftime")"
 file -L "$X/lib/libpct.so" | grep -q 'ARM aarch64' || fail "libpct.so is not aarch64"

@@ -6,13 +6,13 @@
 have() { command -v musl-gcc >/dev/null; }
 if ! have; then
 	if [ "$(id -u)" -eq 0 ]; then
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends musl-tools >/dev/null 2>&1 ||
-			{ apt-get update -qq >/dev/null 2>&1 &&
-			  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends musl-tools >/dev/null 2>&1; }
+		apt_get install -y -qq --no-install-recommends musl-tools >/dev/null 2>&1 ||
+			{ apt_get update -qq >/dev/null 2>&1 &&
+			  apt_get install -y -qq --no-install-recommends musl-tools >/dev/null 2>&1; }
 	fi
 	have || skip "musl-tools is not installed and cannot be installed here (not root, or no package archive)"
 fi
-make -C "$ROOT" --no-print-directory musl >make.out 2>&1 || fail "make musl: $(tail -5 make.out)"
+locked musl make -C "$ROOT" --no-print-directory musl >make.out 2>&1 || fail "make musl: $(tail -5 make.out)"
 prog=$ROOT/build-musl/tests/progs/selftime-static
 file "$prog" | grep -q 'statically linked' || fail "not static: $(file "$prog")"
 # musl's, not glibc's: glibc's static binaries carry "GNU C Library"
