@@ -19,7 +19,7 @@
 # reason) or anything else (fail); one running longer than
 # $PCT_TEST_TIMEOUT seconds (default 900) is killed and fails.
 #
-# Tags: a line "# pct-test: TAG..." in a test file says
+# Tags: a line "# pct-test: TAG... (REASON)" in a test file says
 #   timing    it measures sampling rates or CPU time: it runs alone, with
 #             no other test of this run beside it
 #   alone     it runs alone for another reason (given on the line)
@@ -78,7 +78,7 @@ add() {  # add NAME BUILD ALONE CMD...
 	local IFS=$'\037'
 	cmds+=("$*")
 }
-tags() { sed -n 's/^# pct-test: *//p' "$1" | tr -s ' \t' '\n\n' | sed 's/[^a-z-].*//' | tr '\n' ' '; }
+tags() { sed -n 's/^# pct-test: *//p' "$1" | sed 's/(.*//' | tr -s ' \t' '  '; }   # the words before a "(reason)"
 add_build() {  # add_build BUILD PREFIX WHICH: its unit tests, replay and e2e tests (WHICH: all, subset)
 	local b=$1 pre=$2 which=$3 t tg a
 	if [ ! -x "$root/$b/bin/pct" ]; then

@@ -4,6 +4,7 @@
 # and reporting a shell loop, a program built with pkg-config's flags,
 # then removed and purged with no file left.  scripts/check-package.sh
 # does it all (make check-package); about 80 s on 2 cores.
+# pct-test: plain (it tests the plain build or the sources, whatever PCT_BUILD is)
 . "$(dirname "$0")/lib.sh"
 # the packages are built from the sources, not from $B: once, in the
 # plain suite

@@ -2,6 +2,7 @@
 # no pct runtime (empty environment) must never kill that program with a
 # profiling signal left over from before the exec.  setitimer(ITIMER_PROF)
 # failed this every time; the POSIX CPU timer is deleted at exec.
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 # A process writes its profile at its first sample.  200 x 20 ms = 4 s of
 # CPU is about 1000 samples at 250 Hz, but on an oversubscribed machine

@@ -6,7 +6,7 @@
 # what the kernel throttles or a full ring drops (4134 of 5000 seen once
 # in a sanitized run, 4940 usually); the floors are half the rate asked
 # for, twice the fallback's at 1000 Hz and beyond any loss seen.
-# pct-test: timing
+# pct-test: timing plain (a rate or CPU-time measurement of the uninstrumented runtime)
 . "$(dirname "$0")/lib.sh"
 "$PCTBIN" record -F 1000 -o f1k.pct "$PROGS/selftime" 1 >truth.tsv 2>err || fail "record: $(cat err)"
 grep -q "perf_event_open was refused" err && skip "perf_event_open refused here: $(cat err)"

@@ -1,6 +1,6 @@
 # A program that uses SIGPROF and ITIMER_PROF itself sees the same ticks
 # with and without pct (pct samples on SIGSTKFLT and per-thread timers).
-# pct-test: timing
+# pct-test: timing plain (a rate or CPU-time measurement of the uninstrumented runtime)
 . "$(dirname "$0")/lib.sh"
 # Every SIGPROF the program gets comes from its own timer, in every mode:
 # that is exact.  The tick count is not: the kernel's ITIMER_PROF count

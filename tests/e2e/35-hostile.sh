@@ -1,6 +1,7 @@
 # Programs that mask every signal in a thread, vfork and exec, close every
 # descriptor, then start threads, and leave through _exit: they run as
 # without pct, and the profile is readable.
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 "$PROGS/hostile" >plain.txt || fail "plain run"
 for opts in "" "-F 1000" "-e wall"; do

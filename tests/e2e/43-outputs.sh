@@ -3,6 +3,7 @@
 # any temporary name a pid or a guess could give), never replace a device,
 # a FIFO or a link to /proc/self/fd/1 named by -o but write into it, keep
 # a replaced file's mode, and leave no temporary behind.
+# pct-test: alone (the names planted are those the next 600 pids give, which other tests would take)
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root, to plant files as nobody and run the commands as root"
 id nobody >/dev/null 2>&1 && getent group nogroup >/dev/null || skip "no user nobody or group nogroup"

@@ -3,6 +3,7 @@
 # sigtimedwait, sigwait, sigwaitinfo and signalfd leave it out of the set
 # (libpct(3), SIGNALS), while its threads are sampled.  With PCT_SIGNAL set
 # to a real-time signal, the same.
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
 same_in_every_mode 20 "$HOSTS/sigwaiter" 0.4

@@ -15,6 +15,7 @@
 # four modes, 100 runs, 300,000 siglongjmps; make check: 12 rounds, 48
 # runs (a fault that hung 2 runs of 10 is missed by a mode's 12 with a
 # probability of 0.8^12 = 7%, by all four of them 2e-5).
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
 TMO=20

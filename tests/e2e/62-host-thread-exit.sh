@@ -5,6 +5,7 @@
 # while it holds it.  Before the fix 5 of 30 runs hung; 200 runs in make
 # check-full, 60 in make check (the fault is missed by 60 with a
 # probability of (25/30)^60 = 2e-5).
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
 [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 2 ] || skip "perf_event_open refused here"

@@ -54,12 +54,15 @@ PCT_Z=3.89
 #    errors, sqrt(n w) x PERIOD_S, plus 3% of it: the effective period is
 #    the whole process's CPU time (start-up and the clock reads included)
 #    over all its samples.
+# The 1 point is TRUTH_BIAS (a fraction); overload_bias sets it for a run
+# of CPU-time timers on an oversubscribed machine.
 # WEIGHT (default 1) is the number of samples one observation stands for:
 # CPU timers above the tick count each expiry as 1 + its overruns, all at
 # one PC, so the standard errors grow by sqrt(WEIGHT).  At least
 # $TRUTH_MIN (default 200) samples must be in the measured functions.
 check_truth() {
-	awk -F'\t' -v period="$3" -v key="${4:-function}" -v w="${5:-1}" -v z="$PCT_Z" -v min="${TRUTH_MIN:-200}" '
+	awk -F'\t' -v period="$3" -v key="${4:-function}" -v w="${5:-1}" -v z="$PCT_Z" -v min="${TRUTH_MIN:-200}" \
+		-v bias="${TRUTH_BIAS:-0.01}" '
 	FNR == 1 && NR != 1 { report = 1 }
 	!report { t[$1] = $2 / 1e9; tt += $2 / 1e9; next }
 	FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -72,8 +75,10 @@ check_truth() {
 			p = t[f] / tt; q = n[f] / nn
 			se = sqrt(p * (1 - p) * w / nn)
 			est = n[f] * period; sest = sqrt((n[f] > 0 ? n[f] : 1) * w) * period
-			ok1 = (q - p <= z * se + 0.01 && p - q <= z * se + 0.01)
-			ok2 = (est - t[f] <= z * sest + 0.03 * t[f] && t[f] - est <= z * sest + 0.03 * t[f])
+			ok1 = (q - p <= z * se + bias && p - q <= z * se + bias)
+			# (the bias beyond 1 point moves the count as the share: of all)
+			tol = z * sest + 0.03 * t[f] + (bias > 0.01 ? (bias - 0.01) * tt : 0)
+			ok2 = (est - t[f] <= tol && t[f] - est <= tol)
 			printf "%-8s true %.3f s (%.1f%%)  pct %d samples = %.3f s (+- %.3f)  %.1f%% (+- %.1f)  %s\n", \
 				f, t[f], 100 * p, n[f], est, sest, 100 * q, 100 * se, (ok1 && ok2) ? "ok" : "MISMATCH"
 			if (!(ok1 && ok2)) bad = 1
@@ -81,6 +86,28 @@ check_truth() {
 		exit bad
 	}' "$1" "$2"
 }
+
+# overload_bias PROFILE WALL_S: TRUTH_BIAS for a profile of CPU-time timers
+# (the default 250 Hz) whose process ran WALL_S seconds of wall-clock
+# time.  The kernel checks those timers at its tick, and on an
+# oversubscribed machine, where a thread runs in slices between other
+# threads, the tick's samples are no longer a uniform sample of its CPU
+# time: selftime's work_c (17.0% of the CPU time) got 11.1-16.0% of 743-749
+# samples in runs at load 6-9 on 2 CPUs, work_a 2-5.5 points too many,
+# where perf events (-F 1000) in the same minutes gave 16.3-17.1% (libpct(3)
+# has no word of it yet: see the report of issue 33).  So when the run had
+# less than 90% of a CPU (its CPU time over WALL_S), the allowance is 7
+# points (and 6% of the CPU time in all on a count), else 1.
+overload_bias() {
+	local cpu
+	cpu=$("$PCTBIN" report "$1" 2>/dev/null | sed -n 's/^# [0-9]* samples over \([0-9.]*\) s.*/\1/p' | head -1)
+	TRUTH_BIAS=$(awk -v c="${cpu:-0}" -v w="$2" 'BEGIN { print (w > 0 && c / w < 0.9) ? 0.07 : 0.01 }')
+	[ "$TRUTH_BIAS" = 0.01 ] || echo "oversubscribed: ${cpu:-?} s of CPU in $2 s: the timers' tick bias allowed ($TRUTH_BIAS)"
+}
+
+# now_ns, since T0: the wall-clock seconds since now_ns gave T0
+now_ns() { date +%s%N; }
+since() { awk -v a="$1" -v b="$(date +%s%N)" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'; }
 
 # samples_in FILE...: the samples the profiles hold (their report's count)
 samples_in() {
@@ -94,12 +121,15 @@ samples_in() {
 # while FILE holds fewer than MIN samples, up to LIMIT seconds; it fails
 # past that.  A loaded machine that loses CPU-timer expirations makes the
 # run longer, not the test fail.  Sets RAN_FOR to the seconds of the run
-# kept.  (Rerunning on a count alone biases no share: which function a
-# sample lands in does not depend on how many samples there are.)
+# kept, RAN_WALL to its wall-clock seconds.  (Rerunning on a count alone
+# biases no share: which function a sample lands in does not depend on
+# how many samples there are.)
 until_samples() {
-	local min=$1 file=$2 s=$3 limit=$4 fn=$5 got
+	local min=$1 file=$2 s=$3 limit=$4 fn=$5 got t0
 	while :; do
+		t0=$(date +%s%N)
 		"$fn" "$s" || fail "$fn $s failed"
+		RAN_WALL=$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
 		got=$(samples_in "$file")
 		[ "$got" -ge "$min" ] && break
 		echo "until_samples: $got samples in $s s, want $min: running again for $(awk -v s="$s" 'BEGIN { print 2 * s }') s"
