@@ -24,7 +24,11 @@
 #             no other test of this run beside it
 #   alone     it runs alone for another reason (given on the line)
 #   plain     its ASan/UBSan run adds nothing to the plain one (given on
-#             the line): --san leaves it out, --san=all runs it
+#             the line): --san leaves it out, --san=all runs it; a host
+#             test (one that sources tests/hosts/lib.sh: its subject is the
+#             runtime, which build-san leaves uninstrumented) is plain
+#             unless tagged san
+#   full      it runs under make check-full only ($PCT_TEST_FULL set)
 # The alone tests run first, one after another; then the others, longest
 # first (the times of the last run, kept in build/test-times.tsv).  Each
 # test prints one line, PASS, SKIP or FAIL with its wall-clock and CPU
@@ -96,6 +100,8 @@ add_build() {  # add_build BUILD PREFIX WHICH: its unit tests, replay and e2e te
 	fi
 	for t in "$root"/tests/e2e/[0-9]*.sh; do
 		tg=" $(tags "$t") "
+		[[ $tg == *" full "* ]] && [ -z "${PCT_TEST_FULL:-}" ] && continue
+		if [[ $tg != *" san "* ]] && grep -q '^\. "\$ROOT/tests/hosts/lib\.sh"' "$t"; then tg="$tg plain "; fi
 		[ "$which" = subset ] && [[ $tg == *" plain "* ]] && continue
 		a=0
 		[[ $tg == *" timing "* || $tg == *" alone "* ]] && a=1

@@ -14,7 +14,7 @@ cat >hot.c <<'EOS'
 static volatile unsigned long sink;
 __attribute__((noinline)) void hash_loop(long n) { for (long i = 0; i < n; i++) sink += (unsigned long)i * 2654435761u; }
 __attribute__((noinline)) void other_loop(long n) { for (long i = 0; i < n; i++) sink ^= (unsigned long)i >> 3; }
-int main(void) { hash_loop(WORK * 300000000L); other_loop(1500000000L); return 0; }
+int main(void) { hash_loop(WORK * 100000000L); other_loop(500000000L); return 0; }
 EOS
 # unk FILE.tsv: percent of the program's own samples (module bin/hot) that are [unknown]
 unk() { awk -F'\t' -v m="$PWD/bin/hot" 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }

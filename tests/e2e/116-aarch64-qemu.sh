@@ -30,7 +30,7 @@ qemu() { timeout 300 qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_PRELOAD="$X/li
 
 # truth: functions timing themselves with CLOCK_THREAD_CPUTIME_ID
 t0=$(now_ns)
-PCT=truth.pct qemu "$X/tests/progs/selftime" 4 >truth.tsv 2>run.err || fail "selftime under qemu: $(cat run.err)"
+PCT=truth.pct qemu "$X/tests/progs/selftime" 2 >truth.tsv 2>run.err || fail "selftime under qemu: $(cat run.err)"
 overload_bias truth.pct "$(since "$t0")"   # CPU-time timers
 [ -f truth.pct ] || fail "no truth.pct: $(cat run.err)"
 "$PCTBIN" report --format=tsv truth.pct >report.tsv || fail "report of the aarch64 profile"
@@ -85,7 +85,7 @@ int main(int argc, char **argv)
 }
 C
 aarch64-linux-gnu-gcc -O1 -fno-builtin -o plt plt.c || fail "aarch64-linux-gnu-gcc plt.c"
-PCT=plt.pct PCT_STACK_BYTES=16384 qemu ./plt 200000000 >/dev/null 2>plt.err || fail "plt: $(cat plt.err)"
+PCT=plt.pct PCT_STACK_BYTES=16384 qemu ./plt 100000000 >/dev/null 2>plt.err || fail "plt: $(cat plt.err)"
 "$PCTBIN" export --format=folded -o plt.folded plt.pct 2>/dev/null || fail "export folded plt.pct"
 awk '{ n = $NF } /(^|;)labs@plt [0-9]+$/ { all += n; if (/^_start;.*;main;labs@plt [0-9]+$/) ok += n }
 	END { printf "samples on labs@plt: %d, %d of them _start...main;labs@plt\n", all, ok; exit !(all >= 1 && ok == all) }' \

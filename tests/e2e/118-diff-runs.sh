@@ -21,7 +21,7 @@ static volatile double sink;
 __attribute__((noinline)) void grow(void) { LOOP(4000000L * WORK / 100, 0.5); }
 __attribute__((noinline)) void steady(void) { LOOP(3000000L, 0.25); }
 __attribute__((noinline)) void small(void) { LOOP(1000000L, 0.125); }
-int main(void) { for (int k = 0; k < 150; k++) { grow(); steady(); small(); } return 0; }
+int main(void) { for (int k = 0; k < 90; k++) { grow(); steady(); small(); } return 0; }
 C
 cc -O1 -g -fno-inline -DWORK=100 -o base prog.c || fail "cc base"
 cc -O1 -g -fno-inline -DWORK=125 -o new prog.c || fail "cc new"

@@ -1,5 +1,6 @@
 # pct diff: the seed's worked examples, two builds of one program (one
 # function's work halved, or cut by a quarter), and real A/A runs.
+# pct-test: plain (its tool calls, pct diff of fresh profiles, are those of e2e 104, 105 and 118, which the sanitized run keeps; the rest is the runtime)
 . "$(dirname "$0")/lib.sh"
 P=$PCTBIN
 

@@ -2,7 +2,7 @@
 # is readable and holds the samples taken before the kill.  A process
 # killed before its first sample leaves no file, which is also fine.
 # The moments are of the process's own CPU time (/proc/PID/schedstat, in
-# ns), 0 to 200 ms: before the first sample (a random phase in the first
+# ns), 0 to 100 ms: before the first sample (a random phase in the first
 # 4 ms), during the file's creation, or well after; in CPU time, so that
 # a loaded machine, which stretches wall-clock time, moves none of them.
 . "$(dirname "$0")/lib.sh"
@@ -11,7 +11,7 @@ files=0
 # a descriptor no one writes to, for read -t as a sleep without a fork
 exec {idle}<> <(:)
 for i in $(seq 100); do
-	at=$(( (RANDOM % 2000) * 100000 ))   # 0 to 200 ms, in ns
+	at=$(( (RANDOM % 2000) * 50000 ))   # 0 to 100 ms, in ns
 	PCT=k$i.pct PCT_QUIET=1 LD_PRELOAD=$LIBPCT "$PROGS/selftime" 10 >/dev/null &
 	pid=$!
 	# poll every 0.5 ms (no fork: read is a builtin), for 30 s at most
@@ -29,7 +29,7 @@ for i in $(seq 100); do
 done
 ls .pct-tmp.* 2>/dev/null && fail "temporary files left: $(ls -a)"
 # a kill in the first few ms of CPU time (the loader, pct's start and the
-# first period's random phase) leaves no file: about 1 in 40 moments;
+# first period's random phase) leaves no file: about 1 in 20 moments;
 # fewer than 80 files of 100 is then beyond any chance (binomial)
 [ $files -ge 80 ] || fail "only $files of 100 killed runs left a profile"
 total=$(samples_in k*.pct)

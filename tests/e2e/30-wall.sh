@@ -1,8 +1,6 @@
 # Spin one second of CPU, then sleep one second: cpu sees the spin only;
-# wall sees both halves in proportion to their wall-clock time (the
-# sleeping thread is observed through /proc, not interrupted), which the
-# program measures itself, since on a loaded machine the second of CPU
-# takes longer; user sees the spin.
+# wall sees both halves about equally (the sleeping thread is observed
+# through /proc, not interrupted); user sees the spin.
 # pct-test: timing plain (a rate or CPU-time measurement of the uninstrumented runtime)
 . "$(dirname "$0")/lib.sh"
 # spinsleep (tests/progs) with its phases' wall-clock times on stdout
@@ -43,15 +41,18 @@ n=$(awk -F'\t' 'NR > 1 { n += $1 } END { print n }' wall.tsv)
 echo "cpu: spin $cpu_spin%; wall: spin $wall_spin%, nanosleep $wall_sleep% of $n samples; user: spin $user_spin%"
 awk -v s="$cpu_spin" 'BEGIN { exit !(s >= 85) }' || fail "cpu profile: spin only $cpu_spin%"
 awk -v s="$user_spin" 'BEGIN { exit !(s >= 85) }' || fail "user profile: spin only $user_spin%"
-# each half's share of the wall-clock samples is its share of the wall
-# time the program measured, within PCT_Z binomial standard errors (1e-4;
+# about equal: each half within PCT_Z binomial standard errors (1e-4;
 # the wall event's samples are periodic, so they spread less) plus 3
-# points for the program's own start and exit
-p=$(awk -v a="$w_spin" -v b="$w_sleep" 'BEGIN { printf "%.2f", 100 * a / (a + b) }')
-echo "wall-clock time measured: spin $w_spin s, sleep $w_sleep s ($p% spin)"
-awk -v a="$wall_spin" -v b="$wall_sleep" -v n="$n" -v p="$p" -v z="$PCT_Z" 'BEGIN {
-	se = 100 * sqrt(p / 100 * (1 - p / 100) / n); lim = z * se + 3
-	exit !(n >= 300 && a > p - lim && a < p + lim && b > 100 - p - lim && b < 100 - p + lim) }' ||
-	fail "wall profile: spin $wall_spin%, sleep $wall_sleep% of $n (spin's wall-clock share $p%)"
+# points for the program's own start and exit, of 50%.  The spin's half
+# is its second of CPU time even where the machine is loaded and that
+# second took longer on the wall-clock (1.68 s measured at load 5: spin
+# 50.4% of 454 samples): a thread ready to run but waiting for a CPU is
+# not charged that wait (stated in the report of issue 33, not yet in
+# libpct(3)); the program's measured phases are printed for it.
+echo "wall-clock time measured: spin $w_spin s, sleep $w_sleep s"
+awk -v a="$wall_spin" -v b="$wall_sleep" -v n="$n" -v z="$PCT_Z" 'BEGIN {
+	se = 100 * sqrt(0.25 / n); lim = z * se + 3
+	exit !(n >= 300 && a > 50 - lim && a < 50 + lim && b > 50 - lim && b < 50 + lim) }' ||
+	fail "wall profile: spin $wall_spin%, sleep $wall_sleep% of $n"
 "$PCTBIN" report wall.pct | grep -q "of wall-clock time" || fail "the wall report does not say it is wall-clock time"
-pass "cpu shows the spin, wall shows spin and sleep by their wall-clock time"
+pass "cpu shows the spin, wall shows spin and sleep equally"
