@@ -33,8 +33,9 @@
 # first (the times of the last run, kept in build/test-times.tsv).  Each
 # test prints one line, PASS, SKIP or FAIL with its wall-clock and CPU
 # seconds, in a fixed order (plain unit, plain e2e, sanitized unit,
-# sanitized e2e, fuzz) as soon as it and the tests before it are done; a
-# failure prints the end of its output.  The slowest tests are listed at
+# sanitized e2e, fuzz) as soon as it and the tests before it are done
+# (on a terminal a status line says meanwhile what runs); a failure
+# prints the end of its output.  The slowest tests are listed at
 # the end.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -150,6 +151,7 @@ start() {
 	) &
 	pid_of[$!]=$i
 	state[i]=r
+	status
 }
 running=0 alone_running=0
 pass=0 fail=0 skip=0 failed=() next=0
@@ -174,6 +176,16 @@ report() {  # print the lines of the jobs done, in order, up to the first not do
 		next=$((next + 1))
 	done
 }
+# on a terminal, a status line (erased before each result line): the
+# results keep their fixed order, so they may come in bursts
+tty=; [ -t 1 ] && tty=1
+status() {
+	[ -n "$tty" ] || return 0
+	local i r=""
+	for i in "${!pid_of[@]}"; do r="$r ${names[${pid_of[$i]}]}"; done
+	printf '\r\033[K[%d of %d done] running:%s' "$done_n" "$n" "${r:0:120}"
+}
+done_n=0
 reap() {  # wait for one job to end
 	local p
 	wait -n -p p
@@ -181,9 +193,12 @@ reap() {  # wait for one job to end
 	local i=${pid_of[$p]}
 	unset "pid_of[$p]"
 	state[i]=d
+	done_n=$((done_n + 1))
 	running=$((running - 1))
 	[ "${alone[i]}" = 1 ] && alone_running=0
+	[ -z "$tty" ] || printf '\r\033[K'
 	report
+	status
 }
 for i in "${order[@]}"; do
 	if [ "${alone[i]}" = 1 ]; then
@@ -196,6 +211,7 @@ for i in "${order[@]}"; do
 	fi
 done
 while [ "$running" -gt 0 ]; do reap; done
+[ -z "$tty" ] || printf '\r\033[K'
 report
 t_all=$(( ($(date +%s%N) - t_start) / 1000000 ))
 

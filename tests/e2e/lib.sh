@@ -174,6 +174,12 @@ poisson_low() {
 	awk -v m="$1" -v z="$PCT_Z" 'BEGIN { f = m - z * sqrt(m) - 0.5; printf "%d\n", (f > 0 ? f : 0) }'
 }
 
+# consumers_here: true unless this is make check's sanitized run
+# (build-san without PCT_TEST_FULL), where a test leaves out what only
+# another program checks of pct's output (a browser loading it): the
+# sanitizers see pct's code, and the plain run checks the output
+consumers_here() { [ "$B" != build-san ] || [ -n "${PCT_TEST_FULL:-}" ]; }
+
 # full_or FULL QUICK: FULL under make check-full (PCT_TEST_FULL=1), else
 # QUICK: the rounds of a stress test that make check cuts (README,
 # Testing, lists them)
