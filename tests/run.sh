@@ -3,7 +3,7 @@
 # target over its seeds and regressions) and the end-to-end tests
 # (tests/e2e/NN-*.sh), several at once, then print "N passed, N failed".
 #
-# usage: tests/run.sh [-j N] [--san[=all]] [--fuzz=SECONDS] [PATTERN...]
+# usage: tests/run.sh [-j N] [--san[=all]] [--fuzz=SECONDS] [--list] [PATTERN...]
 #   -j N         run up to N tests at once (default: the number of CPUs,
 #                nproc); -j 1 runs them one after another
 #   --san        also run the unit tests, and the end-to-end tests that
@@ -13,6 +13,8 @@
 #                there (make check-full)
 #   --fuzz=S     also run the fuzz target (build-fuzz/fuzz_profile, make
 #                fuzz-build) for S seconds, as one more job of the pool
+#   --list       print the tests in the order they would start (alone
+#                first, then longest first), "alone" marked, and exit
 #   PATTERN      only the tests whose name holds one of the PATTERNs
 #
 # An e2e test exits 0 (pass), 77 (skip: the machine cannot run it, with a
@@ -41,8 +43,8 @@ set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${PCT_BUILD:-build}          # the build to test (build-san: sanitized)
 jobs=$(nproc 2>/dev/null || echo 1)
-san= fuzz= patterns=()
-usage() { echo "usage: tests/run.sh [-j N] [--san[=all]] [--fuzz=SECONDS] [PATTERN...]" >&2; exit 2; }
+san= fuzz= list= patterns=()
+usage() { echo "usage: tests/run.sh [-j N] [--san[=all]] [--fuzz=SECONDS] [--list] [PATTERN...]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	-j) [ $# -ge 2 ] || usage; jobs=$2; shift ;;
@@ -52,6 +54,7 @@ while [ $# -gt 0 ]; do
 	--san=all) san=all ;;
 	--san=*) usage ;;
 	--fuzz=*) fuzz=${1#--fuzz=} ;;
+	--list) list=1 ;;
 	-h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	--) shift; patterns+=("$@"); break ;;
 	-*) usage ;;
@@ -131,6 +134,11 @@ while read -r _ i; do order+=("$i"); done < <(
 		[ "${alone[i]}" = 1 ] && continue
 		echo "${last[${names[i]}]:-20} $i"
 	done | sort -k1,1nr -k2,2n)
+
+if [ -n "$list" ]; then
+	for i in "${order[@]}"; do printf '%s%s\n' "${names[i]}" "$([ "${alone[i]}" = 1 ] && echo '  (alone)')"; done
+	exit 0
+fi
 
 # start JOB: in the background, its output in $logdir/JOB.log, its status
 # in .rc, "wall user sys" in .time
