@@ -32,7 +32,8 @@
 #             unless tagged san
 #   full      it runs under make check-full only ($PCT_TEST_FULL set)
 # The alone tests run first, one after another; then the others, longest
-# first (the times of the last run, kept in build/test-times.tsv).  Each
+# first (the times of the last run, kept in build/test-times.tsv; in a
+# fresh tree those of tests/times.tsv).  Each
 # test prints one line, PASS, SKIP or FAIL with its wall-clock and CPU
 # seconds, in a fixed order (plain unit, plain e2e, sanitized unit,
 # sanitized e2e, fuzz) as soon as it and the tests before it are done
@@ -124,8 +125,12 @@ if [ "$n" = 0 ]; then echo "tests/run.sh: no test matches ${patterns[*]}" >&2; e
 # the order to start them: the alone ones first, in order; then the rest,
 # longest first by the last run's times (unknown: 20 s)
 declare -A last
-if [ -r "$times_file" ]; then
-	while IFS=$'\t' read -r k v; do last[$k]=$v; done <"$times_file"
+# (a fresh tree has no times yet: tests/times.tsv, those of a make check
+# run when the suite changed last, stands in for them)
+tf=$times_file
+[ -r "$tf" ] || tf=$root/tests/times.tsv
+if [ -r "$tf" ]; then
+	while IFS=$'\t' read -r k v; do last[$k]=$v; done <"$tf"
 fi
 order=()
 for ((i = 0; i < n; i++)); do [ "${alone[i]}" = 1 ] && order+=("$i"); done
