@@ -91,8 +91,8 @@ cat screen.txt
 [ -n "$seen" ] || fail "hot_spin is not on pct top's screen 3 s after the start"
 pass "hot_spin on the screen after $seen ms"
 grep -q '^pct top - ./hot (pid [0-9]*) - 1 process, 1 thread, 1 running' screen.txt || fail "no title line"
-# the rate, once the run has a few seconds of samples
-sleep 5
+# the rate, once the run has a few seconds of samples (750 at 250 Hz)
+sleep 3
 tmux -L "$sock" capture-pane -p >screen.txt
 truth=$(cat truth.txt)
 cat screen.txt

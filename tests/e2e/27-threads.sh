@@ -32,7 +32,7 @@ for k in 1 2 3 4; do grep -q $'\tworker-'$k'$' report.tsv || fail "thread worker
 # under overload, up to a fifth of a thread's in a program without pct.)
 hogs=""
 for k in 1 2 3; do sh -c 'while :; do :; done' & hogs="$hogs $!"; done
-"$PCTBIN" record -o busy.pct "$PROGS/threads4" 0.4 >/dev/null 2>err; st=$?
+"$PCTBIN" record -o busy.pct "$PROGS/threads4" 0.25 >/dev/null 2>err; st=$?
 kill $hogs; wait $hogs 2>/dev/null
 [ $st = 0 ] || fail "record threads4 under load: $(cat err)"
 rb=$("$PCTBIN" report busy.pct | sed -n 's/.*effective rate \([0-9.]*\) Hz.*/\1/p')

@@ -6,16 +6,17 @@
 # spinsleep (tests/progs) with its phases' wall-clock times on stdout
 cat >ss.c <<'EOF'
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include "burn.h"
 DEFINE_BURN(static, spin)
 static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }
-int main(void)
+int main(int argc, char **argv)
 {
 	double t0 = now();
-	spin(1.0);
+	spin(argc > 1 ? atof(argv[1]) : 1.0);
 	double t1 = now();
-	struct timespec ts = { 1, 0 };
+	struct timespec ts = { argc > 2 ? atoi(argv[2]) : 1, 0 };
 	while (nanosleep(&ts, &ts) != 0)
 		;
 	printf("%.6f %.6f\n", t1 - t0, now() - t1);
@@ -23,9 +24,10 @@ int main(void)
 }
 EOF
 cc -O2 -g -I"$ROOT/tests/progs" -o spinsleep ss.c || fail "cc ss.c"
-"$PCTBIN" record -o cpu.pct ./spinsleep >/dev/null 2>&1 || fail "cpu run"
+# (cpu and user see only the spin: half a second of it, no sleep)
+"$PCTBIN" record -o cpu.pct ./spinsleep 0.5 0 >/dev/null 2>&1 || fail "cpu run"
 "$PCTBIN" record -e wall -o wall.pct ./spinsleep >phases.txt 2>err || fail "wall run: $(cat err)"
-"$PCTBIN" record -e user -o user.pct ./spinsleep >/dev/null 2>&1 || fail "user run"
+"$PCTBIN" record -e user -o user.pct ./spinsleep 0.5 0 >/dev/null 2>&1 || fail "user run"
 read -r w_spin w_sleep <phases.txt
 for e in cpu wall user; do "$PCTBIN" report --format=tsv $e.pct >$e.tsv || fail "report $e"; done
 # spin's loop (burn.h) reads its CPU clock: time in clock_gettime is

@@ -19,10 +19,10 @@ run() {  # run OUT COMMAND...: the program's line into OUT
 	local out=$1; shift
 	"$@" >"$out" 2>/dev/null || fail "$out: $* failed"
 }
-run plain.txt "$PROGS/ownprof" 1.5
-run cpu.txt "$PCTBIN" record -o a.pct "$PROGS/ownprof" 1.5
-run hf.txt "$PCTBIN" record -F 1000 -o b.pct "$PROGS/ownprof" 1.5
-run wall.txt "$PCTBIN" record -e wall -o c.pct "$PROGS/ownprof" 1.5
+run plain.txt "$PROGS/ownprof" 1
+run cpu.txt "$PCTBIN" record -o a.pct "$PROGS/ownprof" 1
+run hf.txt "$PCTBIN" record -F 1000 -o b.pct "$PROGS/ownprof" 1
+run wall.txt "$PCTBIN" record -e wall -o c.pct "$PROGS/ownprof" 1
 t() { cut -f2 "$1"; }
 rate() { awk -F'\t' '{ printf "%.1f", $2 / ($4 / 1e9) }' "$1"; }
 echo "ticks: plain $(t plain.txt) ($(rate plain.txt) per CPU second), pct $(t cpu.txt) ($(rate cpu.txt))," \
