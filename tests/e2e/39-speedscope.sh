@@ -4,12 +4,10 @@
 . "$(dirname "$0")/lib.sh"
 for t in npm chromium python3; do command -v $t >/dev/null || fail "$t is missing (scripts/deps.sh installs it)"; done
 SPEEDSCOPE_VERSION=1.25.0
-npmdir=$ROOT/$B/npm
+# (one directory for every build, installed once: lib.sh's npm_dir)
+npmdir=$(npm_dir speedscope "speedscope@$SPEEDSCOPE_VERSION") || exit 1
 release=$npmdir/node_modules/speedscope/dist/release
-if [ ! -f "$release/index.html" ]; then
-	npm install --prefix "$npmdir" --no-audit --no-fund --silent "speedscope@$SPEEDSCOPE_VERSION" >npm.log 2>&1 ||
-		fail "npm install speedscope: $(tail -5 npm.log)"
-fi
+[ -f "$release/index.html" ] || fail "speedscope $SPEEDSCOPE_VERSION has no $release/index.html"
 "$PCTBIN" record -g -o cc.pct "$PROGS/callchain" 0.2 >/dev/null 2>&1 || fail "record -g"
 mkdir www && cp -r "$release"/. www/ && "$PCTBIN" export --format=folded -o www/cc.folded cc.pct || fail "export folded"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')

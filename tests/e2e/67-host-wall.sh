@@ -6,6 +6,7 @@
 # setpriv had dropped in its own thread).  Each runs plain and in every
 # mode with identical output and status (in a container that refuses user
 # namespaces, unshare fails alike in every mode).
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
 same_in_every_mode 1 "$HOSTS/rawexit"
