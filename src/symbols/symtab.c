@@ -77,6 +77,8 @@ struct symtab {
 	uint8_t seen_id[PCT_BUILD_ID_MAX]; /* the build-id the file had then */
 	ssize_t seen_id_len;
 	int machine;                   /* e_machine, or 0 */
+	const char *soname;            /* DT_SONAME (interned), or NULL */
+	int soname_ready;              /* soname was looked for */
 	uint8_t build_id[PCT_BUILD_ID_MAX];
 	size_t build_id_len;
 	char *why;                     /* non-NULL: lookups name nothing, and why */
@@ -1360,6 +1362,35 @@ size_t symtab_code(struct symtab *st, uint64_t addr, size_t len, const uint8_t *
 int symtab_machine(const struct symtab *st)
 {
 	return st->machine;
+}
+
+const char *symtab_soname(struct symtab *st)
+{
+	if (st->soname_ready)
+		return st->soname;
+	if (use(st) != 0)
+		return NULL;
+	st->soname_ready = 1;
+	for (Elf_Scn *scn = elf_nextscn(st->elf, NULL); scn; scn = elf_nextscn(st->elf, scn)) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_DYNAMIC || (d = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		/* one entry per d_size / entry: bounded by the section */
+		size_t n = sh.sh_entsize ? d->d_size / sh.sh_entsize : 0;
+		for (size_t i = 0; i < n; i++) {
+			GElf_Dyn dyn;
+			if (gelf_getdyn(d, (int)i, &dyn) == NULL || dyn.d_tag == DT_NULL)
+				break;
+			const char *name;
+			if (dyn.d_tag == DT_SONAME && (name = elf_strptr(st->elf, sh.sh_link, dyn.d_un.d_val)) != NULL) {
+				st->soname = intern_str(st, name, 0);
+				return st->soname;
+			}
+		}
+		break;
+	}
+	return NULL;
 }
 
 void symtab_free_all(void)
