@@ -19,8 +19,9 @@ need="$need debuginfod"
 # the Debian package build and its check (e2e 119, make check-package)
 need="$need debhelper dpkg-dev lintian fakeroot"
 # g++ for the multi-threaded C++ program, libopenh264's nasm kernels
-# (exported untyped), and gcc's cc1 as real programs against perf (e2e 140-149)
-need="$need g++ libopenh264-7 gcc"
+# (exported untyped), numpy in a venv, and gcc's cc1 as real programs
+# against perf (e2e 140-148)
+need="$need g++ libopenh264-7 gcc python3-numpy python3-venv"
 [ "${1:-}" = bench ] && need="$need libgoogle-perftools4 python3-dbg"
 missing=
 for p in $need; do
