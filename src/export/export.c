@@ -41,9 +41,9 @@ static int same_place(const struct pset_addr *a, const struct pset_addr *b)
 
 static void arcs_add(struct arcs *a, const struct export_arc *x)
 {
-	uint64_t h = (x->from.addr * 0x9e3779b97f4a7c15u) ^ (x->to.addr * 0xff51afd7ed558ccdu) ^
-		     ((uint64_t)x->from.module << 32) ^ x->to.module ^ ((uint64_t)x->from.unplaced << 63) ^
-		     ((uint64_t)x->to.unplaced << 62);
+	uint64_t h = hash_mix(hash_mix(hash_mix(hash_start(), x->from.addr), x->to.addr),
+			      (uint64_t)x->from.module << 32 ^ x->to.module ^ (uint64_t)x->from.unplaced << 63 ^
+			      (uint64_t)x->to.unplaced << 62);
 	for (;; h++) {
 		uint64_t *slot = u64map_get(&a->index, h);
 		if (slot == NULL)

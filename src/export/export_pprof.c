@@ -130,7 +130,7 @@ static void add_line(struct pp *pp, Perftools__Profiles__Location *l, uint32_t m
  */
 static uint64_t location_id(struct pp *pp, uint32_t module, uint64_t addr, int unplaced)
 {
-	uint64_t key = ((uint64_t)module << 48) ^ addr ^ ((uint64_t)unplaced << 47);
+	uint64_t key = hash_mix(hash_mix(hash_start(), addr), (uint64_t)module << 1 | (unsigned)unplaced);
 	uint64_t *slot;
 	for (;; key++) {
 		slot = u64map_get(&pp->locs, key);

@@ -73,8 +73,8 @@ static uint32_t frame_id(struct ss *ss, size_t prof, const struct cs_mframe *mf)
 		k.inl = mf->inl.name;
 		k.file = mf->file;
 	}
-	uint64_t h = ((uint64_t)k.module << 40) ^ k.addr ^ ((uint64_t)k.placed << 63) ^
-		     (uint64_t)(uintptr_t)k.inl * 0x9e3779b97f4a7c15u;
+	uint64_t h = hash_mix(hash_mix(hash_start(), k.addr),
+			      ((uint64_t)k.module << 40) ^ ((uint64_t)k.placed << 63) ^ (uint64_t)(uintptr_t)k.inl);
 	uint64_t *slot;
 	for (;; h++) {
 		slot = u64map_get(&ss->index, h);
