@@ -387,11 +387,20 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 	struct row_figures f = { 0 };
 	struct line ln = { 0 };
 	char b[4][32];
+	size_t figures = 0;            /* the bytes of the last line's figures */
 	for (size_t i = 0; i < rows; i++) {
-		row_figures(a, i, keys, o, totals, &f);
+		/* without totals, rows of as many samples have the same figures
+		 * (10^7 rows by address: three counts), but for cum */
+		int same = !o->long_columns && !totals && i > 0 && a->rows[i].samples == a->rows[i - 1].samples;
+		if (same)
+			f.cum += f.pct;
+		else
+			row_figures(a, i, keys, o, totals, &f);
 		const char *few = f.samples < SUM_FEW_SAMPLES ? "?" : " ";
 		ln.n = 0;
-		if (o->long_columns) {
+		if (same) {
+			ln.n = figures;        /* still at the start of the buffer */
+		} else if (o->long_columns) {
 			/* a stderr of 2^64 samples is 20 digits: 512 bytes hold any */
 			char fig[512];
 			int n = snprintf(fig, sizeof fig, "%s%9llu %7.0f %6.2f%% %5.2f%% [%5.2f, %5.2f] %6.2f%%", few,
@@ -416,6 +425,7 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 				line_put(&ln, "%", 1);
 			}
 		}
+		figures = ln.n;
 		for (size_t j = 0; j < nk; j++) {
 			size_t k = ord[j];
 			const char *val = cell_text(keys[k], a->rows[i].key[k], shorten[k], &memo[k], &made, &cols);
