@@ -19,10 +19,11 @@
 #     those paths: the cost of finding a module among many, without ELF.
 #
 # Measured (this script, a 2-core machine shared with other work; cpu_s):
-#   --by=address, 10^6 addresses  before 6.07 s, 123 B/address; after 1.22 s, 91 B
+#   --by=address, 10^6 addresses  before 6.07 s, 123 B/address; after 0.78 s, 91 B
 #   --by=address, 10^7 addresses  before 124.43 s, 3,378 MB, 353 B/address;
-#                                 after 12.61 s, 925 MB, 95 B/address
-#                                 (--by=function of the same profile: 15.88 s, 40 B)
+#                                 after 11.33 s, 925 MB, 95 B/address
+#                                 (--by=function of the same profile: 15.74 s, 40 B;
+#                                 the machine's load moves these: 9.9 s in a quieter run)
 #   65,534 modules                before: "Too many links" (one file hard-linked
 #                                 65,534 times); after 6.21 s, 321 MB
 # (issue 34 measured 69 s and 3.4 GB for 10^7 by address on another machine,
