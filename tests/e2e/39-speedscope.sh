@@ -23,8 +23,11 @@ url="http://127.0.0.1:$port/index.html#profileURL=http://127.0.0.1:$port/cc.fold
 for budget in 5000 20000 60000; do
 	timeout 120 chromium --headless --no-sandbox --disable-gpu --virtual-time-budget=$budget --dump-dom "$url" \
 		>dom.html 2>chromium.err || fail "chromium: $(tail -3 chromium.err)"
+	# a name may hold blanks ("f (inline)"): it runs up to the next "N (P%) N (P%)"
 	sed 's/<[^>]*>/ /g; s/&lt;/</g' dom.html | tr -s ' \n' '  ' | sed -n 's/.*Symbol Name //p' |
-		awk '{ for (i = 1; i + 4 <= NF; i += 5) print $(i + 4) "\t" $i "\t" $(i + 2) }' | sort >speedscope.tsv
+		python3 -c 'import re, sys
+for t, s, n in re.findall(r"(\d+) \([^)]*%\) (\d+) \([^)]*%\) (.*?)(?= \d+ \([^)]*%\) \d+ \(|\s*$)", sys.stdin.read()):
+    print(n.strip() + "\t" + t + "\t" + s)' | sort >speedscope.tsv
 	[ -s speedscope.tsv ] && break
 	echo "no rows after $budget ms of virtual time"
 done
