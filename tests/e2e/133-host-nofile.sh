@@ -11,6 +11,7 @@
 # files whenever other processes of nobody held perf mappings); so the
 # unprivileged rounds run with the hard limit above the soft one, as
 # systemd sets them (1024 and 524288), and with the two equal.
+# pct-test: alone (it spends the locked-memory budget of the user nobody, which every test running as nobody shares)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
 MODES=("" "PCT_HZ=5000" "PCT_EVENT=wall" "PCT_STACK_BYTES=16384" "PCT_HZ=5000 PCT_STACK_BYTES=16384")
