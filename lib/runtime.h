@@ -428,6 +428,8 @@ void rt_sig_mask_changed(void);                     /* async-signal-safe */
 void rt_sig_take_back(void);                        /* async-signal-safe */
 void rt_sig_before_exec(void);      /* async-signal-safe: the program's SIG_IGN, in the kernel */
 void rt_sig_exec_failed(void);      /* async-signal-safe: pct's handlers again */
+void rt_sig_note_setxid(void);      /* before pct's first thread: glibc's SIGSETXID inherited ignored? */
+void rt_sig_program_thread(void);   /* the program creates a thread (pthread_create) */
 int rt_sig_vblocked(void);          /* the calling thread blocks pct's signal, as the program sees it */
 void rt_sig_vinherit(int blocked);  /* a new thread: its creator's rt_sig_vblocked() */
 
@@ -478,6 +480,7 @@ void rt_restore_signals(const void *old_sigset);    /* async-signal-safe */
  * to be pending as without pct */
 void rt_bus_open(const void *mask_sigset);
 void rt_bus_close(const void *mask_sigset);
+int rt_bus_pending(void);  /* async-signal-safe: a SIGBUS waits for the thread or the process */
 int rt_seccomp_changed(void);                       /* stops sampling if a filter came */
 
 /* warn.c */

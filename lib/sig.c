@@ -157,6 +157,17 @@ void rt_bus_open(const void *mask)
 	}
 }
 
+/* async-signal-safe: is a SIGBUS pending for the calling thread or the
+ * process (a signal the program sent while it blocks SIGBUS)?  Then a
+ * thread that needs no write now, the wall sampler, leaves it be rather
+ * than open SIGBUS and take it, for a moment, out of what sigpending(2)
+ * shows the program. */
+int rt_bus_pending(void)
+{
+	uint64_t set = 0;
+	return syscall(SYS_rt_sigpending, &set, sizeof set) == 0 && (set & (1ULL << (SIGBUS - 1)));
+}
+
 void rt_bus_close(const void *mask)
 {
 	if (sigismember((const sigset_t *)mask, SIGBUS) != 1 || bus.open <= 0)
@@ -247,8 +258,64 @@ int rt_sig_install(int signo, void (*handler)(int, siginfo_t *, void *))
  * whose kernel disposition is pct's, the program's SIG_IGN is put in the
  * kernel now, and pct's handlers back if the exec fails.
  */
+/*
+ * glibc's SIGSETXID (33, its second internal signal): the first
+ * pthread_create of a process installs glibc's handler for it, over the
+ * SIG_IGN the process may have inherited (GNU make runs its commands with
+ * 32 and 33 ignored), and a program it execs then has it SIG_DFL.  When
+ * pct's own thread (the wall sampler) was that first thread and the
+ * program made none, the program's SIG_IGN is given back just before an
+ * exec, and glibc's handler again if the exec fails.  Not while the
+ * process runs: setuid(2) and kin would wait for ever on a thread that
+ * ignores it.  The kernel's struct sigaction (rt_sigaction(2)).
+ */
+struct ksigaction {
+	void *handler;
+	unsigned long flags;
+	void *restorer;
+	uint64_t mask;
+};
+#define RT_SIGSETXID 33
+static _Atomic int setxid_noted, setxid_ignored, program_threads, setxid_given;
+static struct ksigaction setxid_glibc;
+
+void rt_sig_note_setxid(void)
+{
+#ifdef __GLIBC__
+	struct ksigaction k;
+	if (rt_xchg(&setxid_noted, 1) || rt_load(&program_threads))
+		return;
+	if (syscall(SYS_rt_sigaction, RT_SIGSETXID, NULL, &k, sizeof k.mask) == 0 && k.handler == (void *)SIG_IGN)
+		rt_store(&setxid_ignored, 1);
+#endif
+}
+
+void rt_sig_program_thread(void)
+{
+	rt_store(&program_threads, 1);
+}
+
+static void setxid_before_exec(void)
+{
+	struct ksigaction k;
+	if (!rt_load(&setxid_ignored) || rt_load(&program_threads) ||
+	    syscall(SYS_rt_sigaction, RT_SIGSETXID, NULL, &k, sizeof k.mask) != 0 || k.handler == (void *)SIG_IGN)
+		return;
+	setxid_glibc = k;
+	k.handler = (void *)SIG_IGN;
+	if (syscall(SYS_rt_sigaction, RT_SIGSETXID, &k, NULL, sizeof k.mask) == 0)
+		rt_store(&setxid_given, 1);
+}
+
+static void setxid_exec_failed(void)
+{
+	if (rt_xchg(&setxid_given, 0))
+		syscall(SYS_rt_sigaction, RT_SIGSETXID, &setxid_glibc, NULL, sizeof setxid_glibc.mask);
+}
+
 void rt_sig_before_exec(void)
 {
+	setxid_before_exec();
 	struct sigaction ign;
 	memset(&ign, 0, sizeof ign);
 	ign.sa_handler = SIG_IGN;
@@ -261,6 +328,7 @@ void rt_sig_before_exec(void)
 
 void rt_sig_exec_failed(void)
 {
+	setxid_exec_failed();
 	struct sigaction sa;
 	for (int i = 0; i < VS_N; i++) {
 		int sig = rt_load(&vs[i].signo);

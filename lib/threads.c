@@ -1252,6 +1252,7 @@ static create_fn *real_create(void)
 int rt_thread_spawn(void *thread, const void *attr, void *(*fn)(void *), void *arg)
 {
 	create_fn *real = real_create();
+	rt_sig_note_setxid();  /* glibc's first pthread_create replaces its SIG_IGN (sig.c) */
 	return real ? real(thread, attr, fn, arg) : EAGAIN;
 }
 
@@ -1343,6 +1344,7 @@ PUBLIC int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(
 	create_fn *real = real_create();
 	if (real == NULL)
 		return EAGAIN;
+	rt_sig_program_thread();
 	int vblocked = rt_sig_vblocked();
 	if ((rt_load(&rt_g.state) != RT_ON || rt_g.led.pid != rt_getpid()) && !vblocked)
 		return real(thread, attr, fn, arg);

@@ -167,7 +167,7 @@ start() {
 	status
 }
 running=0 alone_running=0
-pass=0 fail=0 skip=0 failed=() next=0
+pass=0 fail=0 skip=0 failed=() failed_logs=() next=0
 t_start=$(date +%s%N)
 report() {  # print the lines of the jobs done, in order, up to the first not done
 	local i rc wall user sys cpu
@@ -181,7 +181,7 @@ report() {  # print the lines of the jobs done, in order, up to the first not do
 		case $rc in
 		0) pass=$((pass + 1)); printf 'PASS  %-40s %6ss  cpu %6ss\n' "${names[i]}" "$wall" "$cpu" ;;
 		77) skip=$((skip + 1)); printf 'SKIP  %-40s %s\n' "${names[i]}" "$(grep -m1 '^SKIP' "$logdir/$i.log")" ;;
-		*) fail=$((fail + 1)); failed+=("${names[i]}")
+		*) fail=$((fail + 1)); failed+=("${names[i]}"); failed_logs+=("$logdir/$i.log")
 			[ "$rc" = 124 ] || [ "$rc" = 137 ] && echo "      (killed after $timeout_s s: PCT_TEST_TIMEOUT)" >>"$logdir/$i.log"
 			printf 'FAIL  %-40s %6ss  cpu %6ss\n' "${names[i]}" "$wall" "$cpu"
 			sed 's/^/      /' "$logdir/$i.log" | tail -40 ;;
@@ -240,6 +240,12 @@ awk -F'\t' -v t="$t_all" -v j="$jobs" '{ w += $2; c += $3 } END {
 	printf "%d tests in %.1f s of wall-clock time at -j %d (%.1f s one after another; %.1f s of CPU)\n", NR, t / 1000, j, w, c }' \
 	"$logdir/times"
 echo
+# again at the end, where a log's tail (CI's) shows it: each failed
+# test's last lines
+for i in "${!failed[@]}"; do
+	echo "FAIL  ${failed[i]}:"
+	grep -v '^$' "${failed_logs[i]}" 2>/dev/null | tail -8 | cut -c1-300 | sed 's/^/      /'
+done
 [ ${#failed[@]} -gt 0 ] && echo "failed: ${failed[*]}"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -859,6 +859,8 @@ void callstack_totals(const struct cs_graph *g, struct agg *out)
 	/* keyed as the pipeline's TSV writes module and function (put_tsv_field),
 	 * for the flat report's rows to find their totals */
 	for (size_t grp = 0; grp < g->ngroups; grp++) {
+		if (sum[grp] == 0)  /* an inlined function's group only: no row */
+			continue;
 		char *key[2] = { esc_dup(g->groups.rows[grp].key[0]), esc_dup(g->groups.rows[grp].key[1]) };
 		agg_add(out, key, sum[grp]);
 		free(key[0]);

@@ -12,7 +12,7 @@ P=$SCRATCH/inst
 # LIBDIR away from PREFIX/lib, as Debian's multiarch lib/x86_64-linux-gnu:
 # pct then finds the runtime by the LIBDIR it was built for, not beside itself
 L=$P/lib/multi
-make -s -C "$ROOT" install PREFIX="$P" LIBDIR="$L" MANDIR="$P/man" >make.out 2>&1 ||
+make -s -C "$ROOT" install B="$(build_copy)" PREFIX="$P" LIBDIR="$L" MANDIR="$P/man" >make.out 2>&1 ||
 	fail "make install failed: $(tail -5 make.out)"
 for f in bin/pct lib/multi/libpct.so.1.0.0 lib/multi/libpct.a include/pct.h lib/multi/pkgconfig/libpct.pc \
 	share/bash-completion/completions/pct man/man1/pct.1 man/man3/libpct.3; do
@@ -69,7 +69,7 @@ PCT=pre.pct LD_PRELOAD=$L/libpct.so.1 "$PROGS/selftime" 0.3 >/dev/null || fail "
 "$exe" report pre.pct | grep -q work_a || fail "preloaded profile lacks work_a"
 
 # uninstall: no file or link left under the prefix
-make -s -C "$ROOT" uninstall PREFIX="$P" LIBDIR="$L" MANDIR="$P/man" >make.out 2>&1 ||
+make -s -C "$ROOT" uninstall B="$SCRATCH/build-copy" PREFIX="$P" LIBDIR="$L" MANDIR="$P/man" >make.out 2>&1 ||
 	fail "make uninstall failed: $(tail -5 make.out)"
 left=$(find "$P" ! -type d)
 [ -z "$left" ] || fail "left after make uninstall: $left"

@@ -2,7 +2,7 @@
 # installed pct finds the installed runtime.
 # pct-test: plain (it tests the plain build or the sources, whatever PCT_BUILD is)
 . "$(dirname "$0")/lib.sh"
-make -s -C "$ROOT" install PREFIX="$SCRATCH/inst" >/dev/null || fail "make install failed"
+make -s -C "$ROOT" install B="$(build_copy)" PREFIX="$SCRATCH/inst" >/dev/null || fail "make install failed"
 for f in bin/pct lib/libpct.so lib/libpct.a include/pct.h include/pct_format.h \
 	share/man/man1/pct.1 share/man/man1/pct-record.1 share/man/man1/pct-report.1 \
 	share/man/man1/pct-dump.1 share/man/man1/pct-sym.1 share/man/man1/pct-line.1 \

@@ -10,10 +10,18 @@
 # (libpct(3), SIGNALS).
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
+# Each in the environment GNU make gives its commands (every signal
+# SIG_DFL but glibc's internal 32 and 33, ignored): glibc's first
+# pthread_create, which was pct's wall sampler's, installed its handler
+# for 33 over that SIG_IGN, and under -e wall the exec'd program had 33
+# SIG_DFL (SigIgn 0000000084008040: make check failed here, the runner
+# alone passed)
+WRAP=("$HOSTS/host-inherit" internal)
 for how in execl execle execlp execv execvp execve; do
 	host_modes "ignored signals through $how" "$HOSTS/host-inherit" $how
-	[ "$(cat plain.out)" = "$(printf 'SigIgn:\t0000000004008040')" ] || fail "$how itself: $(cat plain.out)"
+	[ "$(cat plain.out)" = "$(printf 'SigIgn:\t0000000184008040')" ] || fail "$how itself: $(cat plain.out)"
 done
+unset WRAP
 host_modes "SIGBUS sent while blocked" "$HOSTS/host-inherit" pending
 [ "$(cat plain.out)" = "$(printf 'pending 1\nsigwait 7')" ] || fail "pending itself: $(cat plain.out)"
 same_in_every_mode 1 "$HOSTS/host-inherit" execvp

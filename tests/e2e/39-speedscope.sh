@@ -1,6 +1,8 @@
 # speedscope (from the npm registry) imports pct's folded stacks: headless
 # Chromium loads speedscope with the export, and its sandwich view lists
-# each function with the same total and self samples as pct report.
+# each frame with the total and self samples of pct's stacks, which are
+# pct report's (inlined frames are frames there, and in the flat report
+# their code is the function's they are inlined into).
 . "$(dirname "$0")/lib.sh"
 for t in npm chromium python3; do command -v $t >/dev/null || fail "$t is missing (scripts/deps.sh installs it)"; done
 SPEEDSCOPE_VERSION=1.25.0
@@ -34,11 +36,27 @@ done
 [ -s speedscope.tsv ] || fail "speedscope showed no functions: $(sed 's/<[^>]*>/ /g' dom.html | tr -s ' \n' '  ' | tail -c 400)"
 "$PCTBIN" report --format=tsv cc.pct | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
 	{ print $k["function"] "\t" $k["total"] "\t" $k["samples"] }' | sort >pct.tsv
-for f in main via_a via_b inner; do
-	s=$(awk -F'\t' -v f=$f '$1 == f { print $2 "/" $3 }' speedscope.tsv)
-	p=$(awk -F'\t' -v f=$f '$1 == f { print $2 "/" $3 }' pct.tsv)
-	echo "$f: speedscope total/self $s, pct $p"
-	[ -n "$s" ] && [ "$s" = "$p" ] ||
-		fail "$f: speedscope '$s', pct '$p'; folded: $(head -5 www/cc.folded); pct: $(cat pct.tsv); speedscope: $(cat speedscope.tsv)"
+# The frames' figures the folded stacks give (pct-report(1), the one frame
+# model): a frame's total, the samples of the stacks that hold it (once a
+# stack), its self, those of the stacks it ends; and a function's self in
+# the flat report, whose rows are symbols' functions, is its frames' self
+# and that of the inlined frames right under it at the leaf (code inlined
+# into a function is its own there).
+awk '{ n = $NF; sub(/ [0-9]+$/, ""); c = split($0, f, ";")
+	delete seen; for (i = 1; i <= c; i++) if (!(f[i] in seen)) { seen[f[i]] = 1; total[f[i]] += n }
+	self[f[c]] += n
+	o = c; while (o > 1 && f[o] ~ / \(inline\)$/) o--; flat[f[o]] += n }
+	END { for (x in total) print x "\t" total[x] "/" self[x] + 0 "\t" total[x] "/" flat[x] + 0 }' www/cc.folded | sort >model.tsv
+for f in main via_a via_b inner "thread_cpu_ns (inline)"; do
+	m=$(awk -F'\t' -v f="$f" '$1 == f { print $2 }' model.tsv)
+	[ -n "$m" ] || { [ "$f" = "thread_cpu_ns (inline)" ] && continue; fail "$f: no frame in the folded stacks"; }
+	s=$(awk -F'\t' -v f="$f" '$1 == f { print $2 "/" $3 }' speedscope.tsv)
+	echo "$f: speedscope total/self $s, the folded stacks' $m"
+	[ "$s" = "$m" ] || fail "$f: speedscope '$s', folded '$m'; folded: $(head -5 www/cc.folded); speedscope: $(cat speedscope.tsv)"
+	case $f in *"(inline)") continue;; esac
+	p=$(awk -F'\t' -v f="$f" '$1 == f { print $2 "/" $3 }' pct.tsv)
+	w=$(awk -F'\t' -v f="$f" '$1 == f { print $3 }' model.tsv)
+	echo "$f: pct report total/self $p, the folded stacks' $w"
+	[ "$p" = "$w" ] || fail "$f: pct report '$p', folded '$w'; pct: $(cat pct.tsv)"
 done
 pass "speedscope $SPEEDSCOPE_VERSION imports the folded stacks, totals and self samples as pct's"

@@ -213,3 +213,15 @@ npm_dir() {
 # apt_get ARGS...: apt-get, waiting up to 5 minutes for the package
 # system's lock that another test may hold
 apt_get() { DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 "$@"; }
+
+# build_copy: a copy of the plain build's objects and outputs in $SCRATCH,
+# for `make install B=$(build_copy)`: an install for another LIBDIR
+# recompiles launch.c and relinks pct, which in $ROOT/build would rewrite
+# the pct every other test is running (one saw "Permission denied" while
+# the linker wrote it).  Prints its path.
+build_copy() {
+	local b=$SCRATCH/build-copy
+	mkdir -p "$b" && cp -a "$ROOT/build/obj" "$ROOT/build/gen" "$ROOT/build/lib" "$ROOT/build/bin" \
+		"$ROOT/build/libdir.txt" "$b/" || fail "cannot copy $ROOT/build"
+	echo "$b"
+}

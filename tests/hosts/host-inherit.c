@@ -10,12 +10,17 @@
  *   pending: block every signal, send itself SIGBUS, burn 0.2 s, then
  *     print whether SIGBUS is pending and take it with sigwait(3): as
  *     without pct, "pending 1" and "sigwait 7".
+ *   internal CMD [ARG...]: the environment of GNU make's commands: every
+ *     signal SIG_DFL but glibc's internal 32 and 33, which are ignored
+ *     (the raw rt_sigaction(2): glibc's sigaction refuses them); then
+ *     exec CMD.  Run before pct's environment is set (host_modes WRAP).
  */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../progs/burn.h"
@@ -27,6 +32,19 @@ extern char **environ;
 int main(int argc, char **argv)
 {
 	const char *how = argc > 1 ? argv[1] : "";
+	if (strcmp(how, "internal") == 0 && argc > 2) {
+		struct { void *handler; unsigned long flags; void *restorer; unsigned long mask; } k;
+		for (int sig = 1; sig < 65; sig++) {
+			if (sig == SIGKILL || sig == SIGSTOP)
+				continue;
+			memset(&k, 0, sizeof k);
+			k.handler = sig == 32 || sig == 33 ? (void *)SIG_IGN : (void *)SIG_DFL;
+			syscall(SYS_rt_sigaction, sig, &k, NULL, sizeof k.mask);
+		}
+		execvp(argv[2], argv + 2);
+		perror(argv[2]);
+		return 127;
+	}
 	if (strcmp(how, "pending") == 0) {
 		sigset_t all, set;
 		sigfillset(&all);
