@@ -113,7 +113,30 @@ double stats_t_p2(double t, double df)
 	return stats_betai(df / 2, 0.5, df / (df + t * t));
 }
 
+/* stats_t_quantile2's bisection costs some 40 incomplete beta functions;
+ * a diff asks for the same few quantiles once per row (its degrees of
+ * freedom are the runs', its levels fixed), so the last few are kept. */
+enum { TQ_KEPT = 4 };
+static _Thread_local struct { double p2, df, t; int set; } tq_kept[TQ_KEPT];
+static _Thread_local unsigned tq_next;
+
+static double t_quantile2(double p2, double df);
+
 double stats_t_quantile2(double p2, double df)
+{
+	for (int i = 0; i < TQ_KEPT; i++)
+		if (tq_kept[i].set && tq_kept[i].p2 == p2 && tq_kept[i].df == df)
+			return tq_kept[i].t;
+	double t = t_quantile2(p2, df);
+	unsigned i = tq_next++ % TQ_KEPT;
+	tq_kept[i].p2 = p2;
+	tq_kept[i].df = df;
+	tq_kept[i].t = t;
+	tq_kept[i].set = 1;
+	return t;
+}
+
+static double t_quantile2(double p2, double df)
 {
 	if (!(p2 > 0 && p2 < 1))
 		return p2 <= 0 ? INFINITY : 0;

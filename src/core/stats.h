@@ -51,7 +51,8 @@ double stats_betai(double a, double b, double x);
 double stats_t_p2(double t, double df);
 /* The quantile of Student's t: the t > 0 with P(|T| >= t) = p2 (0 < p2 <
  * 1), df degrees of freedom; df = INFINITY gives the normal quantile
- * (p2 = 0.05: 1.96).  By bisection to 1e-9 relative. */
+ * (p2 = 0.05: 1.96).  By bisection to 1e-9 relative; the last 4 asked
+ * for (per thread) are kept. */
 double stats_t_quantile2(double p2, double df);
 /* P(X <= k) for X ~ Binomial(n, p). */
 double stats_binom_cdf(uint64_t k, uint64_t n, double p);

@@ -141,14 +141,19 @@ for _ in $(seq 100); do [ -s sport ] && break; sleep 0.1; done
 [ -s sport ] || fail "the silent server did not start"
 sport=$(cat sport)
 export DEBUGINFOD_URLS=http://127.0.0.1:$sport
-rm -rf dcache
-report report --by=line a.pct b.pct
-[ "$ms" -le 17000 ] || fail "(d) the report took $ms ms with a silent server (bound 15 s + 2 s)"
-echo "(d) silent server: the whole report took $ms ms (default budget 15 s)"
-d15=$ms
+# the default budget costs its 15 s: make check-full waits for it, make
+# check holds the bound with PCT_DEBUGINFOD_TIMEOUT=3 below
+d15="(the default budget's run is make check-full's)"
+if [ "$(full_or 1 0)" = 1 ]; then
+	rm -rf dcache
+	report report --by=line a.pct b.pct
+	[ "$ms" -le 17000 ] || fail "(d) the report took $ms ms with a silent server (bound 15 s + 2 s)"
+	echo "(d) silent server: the whole report took $ms ms (default budget 15 s)"
+	d15="$ms ms"
+fi
 # the deleted binary alone: the query that waits is the executable's
 rm -rf dcache
 PCT_DEBUGINFOD_TIMEOUT=3 report report --by=line b.pct
 [ "$ms" -le 5000 ] || fail "(d) the report took $ms ms with a silent server and PCT_DEBUGINFOD_TIMEOUT=3"
 echo "(d) silent server, the executable asked for, PCT_DEBUGINFOD_TIMEOUT=3: $ms ms"
-pass "debuginfod: names and lines for a stripped copy, the executable of a deleted binary; a silent server cost $d15 ms"
+pass "debuginfod: names and lines for a stripped copy, the executable of a deleted binary; a silent server cost $d15"

@@ -5,6 +5,7 @@
 # points, work::delta's callers agree with perf's (chi-square), and no
 # stack holds a frame of pct's own runtime, whose thread_start sat between
 # start_thread and libstdc++'s thread routine (issue 34, item 3).
+# pct-test: plain (its subject is agreement with perf on a real program; the sanitized run takes the same unwinding and inline-frame paths in 36 and 140-143)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/e2e/perfstacks.sh"
 for t in g++ perf; do command -v $t >/dev/null || fail "$t is missing (scripts/deps.sh)"; done

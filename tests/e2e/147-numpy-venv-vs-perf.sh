@@ -14,6 +14,7 @@
 # what the reports make of the stacks; (2) dlopen'd late: this part needs
 # the runtime to record a module loaded after the first sample (issue 34,
 # item 1).
+# pct-test: plain (its subject is agreement with perf on a real program; the sanitized run takes the same unwinding and inline-frame paths in 36 and 140-143)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/e2e/perfstacks.sh"
 command -v perf >/dev/null || fail "perf is missing (linux-perf; scripts/deps.sh)"

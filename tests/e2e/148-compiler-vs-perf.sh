@@ -4,6 +4,7 @@
 # the work.  The share of cc1's stacks that reach _start matches perf's
 # within 2 points, and the callers of its hottest functions agree with
 # perf's (chi-square).
+# pct-test: plain (its subject is agreement with perf on a real program; the sanitized run takes the same unwinding and inline-frame paths in 36 and 140-143)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/e2e/perfstacks.sh"
 for t in gcc perf; do command -v $t >/dev/null || fail "$t is missing (scripts/deps.sh)"; done

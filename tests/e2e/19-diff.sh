@@ -51,8 +51,8 @@ $P diff full.pct half.pct | head -6
 # test miscalibrated to flag half of the pairs passes with 0.38.
 bad=0
 for i in $(seq 10); do
-	"$P" record -o a$i.pct "$PROGS/selftime" 0.3 >/dev/null 2>&1
-	"$P" record -o b$i.pct "$PROGS/selftime" 0.3 >/dev/null 2>&1
+	"$P" record -o a$i.pct "$PROGS/selftime" 0.15 >/dev/null 2>&1
+	"$P" record -o b$i.pct "$PROGS/selftime" 0.15 >/dev/null 2>&1
 	n=$($P diff --format=tsv a$i.pct b$i.pct | awk -F'\t' 'NR > 1 && $11 == 1' | wc -l)
 	[ "$n" -gt 0 ] && bad=$((bad + 1))
 done
