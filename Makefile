@@ -38,8 +38,8 @@ B       := build
 LIB_SRC := $(wildcard lib/*.c)
 LIB_OBJ := $(LIB_SRC:lib/%.c=$(B)/obj/lib/%.o)
 # src/ in layers, each including only those below it (README, Layout):
-# cmd > export > report > format > symbols > core, then include/
-LAYERS  := cmd export report format symbols core
+# cmd > export > report > attach > format > symbols > core, then include/
+LAYERS  := cmd export report attach format symbols core
 TOOL_SRC := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
 SRC_INC := $(foreach l,$(LAYERS),-Isrc/$(l))
 # pprof's profile.proto as Debian ships it (golang-github-google-pprof-dev),

@@ -53,6 +53,13 @@ enum pct_mechanism {
 					  at most one expiry per kernel tick */
 	PCT_MECH_PERF = 3,             /* one perf_event_open(2) event per thread, overflow
 					  delivered as a signal to that thread (F_SETOWN_EX) */
+	PCT_MECH_PERF_ATTACH = 4,      /* from outside the process (pct record -p, or a
+					  program the runtime cannot enter): one perf task-clock
+					  event per thread opened by pct, its samples read from a
+					  ring buffer; user time only if the event is user */
+	PCT_MECH_PTRACE = 5,           /* from outside: pct stops a thread with ptrace(2)
+					  (PTRACE_INTERRUPT) each time its CPU time passes a
+					  period, reads its registers and lets it go on */
 };
 
 /* What a sample measures (header.event); the file's dimension names its unit. */
