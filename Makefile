@@ -313,6 +313,12 @@ $(B)/tests/hosts/%: tests/hosts/%.c tests/progs/burn.h
 $(B)/tests/hosts/latewait: tests/hosts/latewait.c tests/progs/burn.h $(B)/lib/libpct.a
 	@mkdir -p $(@D)
 	$(CC) $(PROG_CFLAGS) -pthread -o $@ $< $(B)/lib/libpct.a
+# the same workload linked statically, without libpct: one the runtime
+# cannot enter, which pct record samples from outside (e2e 151)
+HOSTS += $(B)/tests/hosts/attach-truth-static
+$(B)/tests/hosts/attach-truth-static: tests/hosts/attach-truth.c
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -pthread -static -o $@ $<
 hosts: $(HOSTS)
 progs: $(PROGS) $(HOSTS)
 .PHONY: progs hosts

@@ -268,7 +268,10 @@ struct pct_header {
 	uint32_t exe_module;           /* 188 module number of the main executable, or 0xffffffff */
 
 	uint64_t samples;              /* 192 samples stored in the table (live) */
-	uint64_t dropped;              /* 200 samples lost because the table was full (live) */
+	uint64_t dropped;              /* 200 samples lost because the table was full (live);
+					  from outside (PCT_MECH_PERF_ATTACH, PCT_MECH_PTRACE),
+					  periods that passed without a sample and samples
+					  perf's ring lost */
 	uint64_t slots_used;           /* 208 table entries in use (live) */
 	uint64_t rescans;              /* 216 times the handler looked for a newly mapped module (live) */
 	uint32_t runs;                 /* 224 runs summed into this file by `pct merge`; 0 means 1 */

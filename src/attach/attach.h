@@ -126,7 +126,13 @@ struct attach_result {
 					  blocked, taken where it waits (not interrupted) */
 	uint64_t eintr_restarted;      /* ptrace: system calls our stop made return EINTR,
 					  restarted before the thread saw it */
+	uint64_t off_cpu;              /* ptrace: interrupts that found the thread waiting for
+					  a CPU at a system call's exit, let go unsampled (the
+					  period counted as dropped) */
 	uint64_t lost;                 /* perf: samples the ring buffers lost */
+	uint64_t dropped;              /* ptrace: periods that passed without a sample (the
+					  sampler woke later than one period after the last:
+					  the tick, a busy machine) */
 	uint64_t stop_ns;              /* ptrace: total time threads were stopped by pct, ns */
 	uint64_t wall_ns;              /* how long pct was attached, ns */
 	uint64_t cpu_ns;               /* CPU time the processes used while attached, ns */

@@ -48,11 +48,17 @@ long proc_status_num(uint32_t pid, const char *field);
 int proc_ids(uint32_t pid, const char *field, unsigned ids[4]);
 /* The thread's state letter (R, S, D, T, t, Z...), or 0 if gone. */
 char proc_state(uint32_t pid, uint32_t tid);
+/* The CPU the thread last ran on (/proc/PID/task/TID/stat, field 39),
+ * or -1. */
+int proc_last_cpu(uint32_t pid, uint32_t tid);
 /* The thread's CPU time (schedstat's first field), ns, read through fd
  * (open at /proc/PID/task/TID/schedstat, proc_schedstat_open); -1 if
  * gone. */
 int proc_schedstat_open(uint32_t pid, uint32_t tid);
 int64_t proc_schedstat(int fd);
+/* The same, and in *runs how many times the thread has been given a CPU
+ * (schedstat's third field, pcount). */
+int64_t proc_schedstat_runs(int fd, uint64_t *runs);
 /* The user PC and SP of a thread blocked in a system call
  * (/proc/PID/task/TID/syscall); 1 if blocked, 0 if running, -1 if it
  * cannot be read (gone, or not permitted: errno). */
@@ -96,6 +102,7 @@ struct athread {
 	uint64_t due_ns;               /* CPU time at which the next sample is due */
 	uint64_t weight;               /* samples the pending interrupt stands for */
 	uint64_t stop_at;              /* CLOCK_MONOTONIC when the interrupt was sent */
+	uint64_t runs;                 /* its schedstat pcount then */
 	/* perf */
 	int *fds;                      /* the thread's events, one per CPU; NULL: inherited */
 	int nfds;
@@ -188,6 +195,9 @@ struct agen *sess_gen_at(struct aproc *p, uint64_t mono);
  */
 void sess_sample(struct session *s, struct athread *t, uint64_t pc, uint64_t weight, uint64_t mono,
 		 const uint64_t *regs, uint64_t sp, const void *stack, uint32_t stack_len);
+/* periods of thread t's CPU time that passed without a sample (counted
+ * in the profile's dropped). */
+void sess_dropped(struct session *s, struct athread *t, uint64_t periods, uint64_t mono);
 /* One pass of the wall event's sampler of blocked threads, worth n
  * periods (every thread not on a CPU is charged where it waits). */
 void sess_wall_pass(struct session *s, uint64_t n);

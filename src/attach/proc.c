@@ -163,6 +163,19 @@ char proc_state(uint32_t pid, uint32_t tid)
 	return c && c[1] == ' ' ? c[2] : 0;
 }
 
+int proc_last_cpu(uint32_t pid, uint32_t tid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof path, "/proc/%u/task/%u/stat", pid, tid);
+	if (read_small(path, buf, sizeof buf) <= 0)
+		return -1;
+	const char *c = strrchr(buf, ')');
+	/* field 39, processor: the 37th after the name's ')' */
+	for (int f = 0; c && f < 37; f++)
+		c = strchr(c + 1, ' ');
+	return c ? atoi(c + 1) : -1;
+}
+
 int proc_schedstat_open(uint32_t pid, uint32_t tid)
 {
 	char path[64];
@@ -172,14 +185,22 @@ int proc_schedstat_open(uint32_t pid, uint32_t tid)
 
 int64_t proc_schedstat(int fd)
 {
+	uint64_t runs;
+	return proc_schedstat_runs(fd, &runs);
+}
+
+int64_t proc_schedstat_runs(int fd, uint64_t *runs)
+{
 	char buf[96];
 	ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	char *end;
-	unsigned long long v = strtoull(buf, &end, 10);
-	return end == buf ? -1 : (int64_t)v;
+	unsigned long long v, delay, pcount;
+	if (sscanf(buf, "%llu %llu %llu", &v, &delay, &pcount) != 3)
+		return -1;
+	*runs = pcount;
+	return (int64_t)v;
 }
 
 static int hex_word(const char *c, uint64_t *out)

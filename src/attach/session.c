@@ -241,6 +241,12 @@ void sess_sample(struct session *s, struct athread *t, uint64_t pc, uint64_t wei
 	s->res.samples += weight;
 }
 
+void sess_dropped(struct session *s, struct athread *t, uint64_t periods, uint64_t mono)
+{
+	pbuild_dropped(sess_gen_at(t->proc, mono)->b, periods);
+	s->res.dropped += periods;
+}
+
 void sess_wall_pass(struct session *s, uint64_t n)
 {
 	uint64_t mono = mono_now();

@@ -806,12 +806,17 @@ static void summarize_attach(const struct attach_opts *o, const struct attach_re
 	     : o->user_only		? "perf_event_open, user mode only: kernel.perf_event_paranoid allows no more"
 					: "perf_event_open, user and kernel mode",
 	     o->user_only && o->event == PCT_EVENT_CPU ? "; the profile's event is user" : "");
-	if (o->chosen == ATTACH_PTRACE)
-		note("threads were stopped %.3f ms in all (%.1f us a sample); %llu samples were due just as a "
-		     "thread blocked, and taken where it waits%s", r->stop_ns / 1e6,
-		     r->samples ? r->stop_ns / 1e3 / (double)r->samples : 0.0, (unsigned long long)r->blocked_at_due,
-		     r->eintr_restarted ? xasprintf("; %llu system calls that the stop ended with EINTR were restarted",
+	if (o->chosen == ATTACH_PTRACE) {
+		uint64_t stops = r->samples - r->blocked_at_due + r->off_cpu;
+		note("threads were stopped %.3f ms in all (%.1f us a stop); %llu samples were due just as a "
+		     "thread blocked, and taken where it waits; %llu stops found the thread waiting for a CPU at a "
+		     "system call's exit, and %llu periods passed between the sampler's wakes, not sampled%s",
+		     r->stop_ns / 1e6, stops ? r->stop_ns / 1e3 / (double)stops : 0.0,
+		     (unsigned long long)r->blocked_at_due, (unsigned long long)r->off_cpu,
+		     (unsigned long long)(r->dropped - r->off_cpu),
+		     r->eintr_restarted ? xasprintf("; %llu system calls that a stop ended with EINTR were restarted",
 						    (unsigned long long)r->eintr_restarted) : "");
+	}
 	if (r->lost)
 		note("%llu samples were lost (the ring buffers were full)", (unsigned long long)r->lost);
 }
@@ -945,6 +950,7 @@ static int record_outside(struct outside *x, char **cmd, int kind, const char *k
 		die("record: %s", why);
 	struct attach_result r;
 	int failed = attach_finish(a, &r);
+	summarize_attach(&o, &r);
 	run.child = g_out_launch.pid;
 	run.own_ns = r.own_ns;
 	run.cpu_ns = (uint64_t)(r.ru.ru_utime.tv_sec + r.ru.ru_stime.tv_sec) * 1000000000u +
