@@ -135,7 +135,13 @@ struct attach_result {
 					  the tick, a busy machine) */
 	uint64_t stop_ns;              /* ptrace: total time threads were stopped by pct, ns */
 	uint64_t wall_ns;              /* how long pct was attached, ns */
-	uint64_t cpu_ns;               /* CPU time the processes used while attached, ns */
+	uint64_t cpu_ns;               /* CPU time the processes used while attached, ns, of
+					  the profiles whose clocks were read at their start
+					  and end */
+	uint64_t sampled_ns;           /* what those profiles' samples and dropped periods
+					  stand for, ns */
+	size_t inexact;                /* profiles left out of those two: a process that ended,
+					  or exec'd, between the perf mechanism's reads */
 	int gone;                      /* every process ended */
 	/* with a command */
 	int status;                    /* its wait status */

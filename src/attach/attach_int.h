@@ -117,6 +117,8 @@ struct agen {                          /* one program of a process: a profile */
 	uint64_t start_mono;
 	int ended;
 	char *name;                    /* the file it is written to, once chosen */
+	int start_exact, end_exact;    /* its CPU time at the start and at the end were read
+					  then (a clock read late would blur its coverage) */
 };
 
 struct aproc {
@@ -173,6 +175,8 @@ struct aproc *sess_proc(struct session *s, uint32_t pid);
 #define PROC_SCAN 0
 #define PROC_COPY 1
 #define PROC_EMPTY 2
+#define PROC_FORKED 4                  /* or'd: a child forked while attached (its CPU clock
+					  started at 0) */
 struct aproc *sess_proc_new(struct session *s, uint32_t pid, uint32_t ppid, struct aproc *parent, int how);
 /* The thread tid, or NULL (the newest one of that tid). */
 struct athread *sess_thread(struct session *s, uint32_t tid);
@@ -183,8 +187,9 @@ void sess_thread_gone(struct session *s, struct athread *t);
  * mechanism reports mappings).  The command's first exec continues the
  * profile started for it. */
 void sess_exec(struct session *s, struct aproc *p, uint64_t mono, int scan);
-/* The process ended. */
+/* The process ended; cpu_ns: its CPU time at the end if read then, else 0. */
 void sess_proc_gone(struct session *s, struct aproc *p, uint64_t mono);
+void sess_proc_cpu_final(struct session *s, struct aproc *p, uint64_t cpu_ns);
 /* The generation of p that was current at mono (samples read late). */
 struct agen *sess_gen_at(struct aproc *p, uint64_t mono);
 /*

@@ -295,7 +295,7 @@ static struct athread *thread_of(struct session *s, uint32_t pid, uint32_t tid)
 	if (p == NULL) {
 		long pp = proc_status_num(pid, "PPid");
 		struct aproc *parent = pp > 0 ? sess_proc(s, (uint32_t)pp) : NULL;
-		p = sess_proc_new(s, pid, pp > 0 ? (uint32_t)pp : 0, parent, parent ? PROC_COPY : PROC_SCAN);
+		p = sess_proc_new(s, pid, pp > 0 ? (uint32_t)pp : 0, parent, parent ? PROC_COPY | PROC_FORKED : PROC_SCAN);
 	}
 	return sess_thread_new(s, p, tid);
 }
@@ -409,7 +409,7 @@ static void on_record(struct session *s, const struct rec *rc)
 			}
 		} else {
 			struct aproc *parent = sess_proc(s, u[1]);
-			struct aproc *p = sess_proc_new(s, u[0], u[1], parent, parent ? PROC_COPY : PROC_SCAN);
+			struct aproc *p = sess_proc_new(s, u[0], u[1], parent, (parent ? PROC_COPY : PROC_SCAN) | PROC_FORKED);
 			sess_thread_new(s, p, u[2]);
 		}
 		break;

@@ -145,7 +145,7 @@ static struct aproc *proc_of_task(struct session *s, uint32_t tid, uint32_t pare
 		return p;
 	long pp = proc_status_num((uint32_t)tgid, "PPid");
 	struct aproc *parent = sess_proc(s, parent_pid);
-	p = sess_proc_new(s, (uint32_t)tgid, pp > 0 ? (uint32_t)pp : parent_pid, parent, PROC_SCAN);
+	p = sess_proc_new(s, (uint32_t)tgid, pp > 0 ? (uint32_t)pp : parent_pid, parent, PROC_SCAN | PROC_FORKED);
 	arm_timer(s, p);
 	return p;
 }
@@ -336,7 +336,8 @@ static void on_status(struct session *s, uint32_t tid, int st)
 		/* auto-attached: its first stop, perhaps before its parent's event */
 		struct aproc *p = proc_of_task(s, tid, 0);
 		if (p == NULL) {
-			ptrace(PTRACE_CONT, tid, 0, 0);
+			/* let it go, its signal with it */
+			ptrace(PTRACE_CONT, tid, 0, (void *)(uintptr_t)(event == 0 ? sig : 0));
 			return;
 		}
 		t = new_thread(s, p, tid, TH_NEW);
@@ -425,6 +426,9 @@ static void reap_command(struct session *s)
 		if (c && tick > 0 && sscanf(c + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &stt) == 2)
 			s->res.own_ns = (uint64_t)((ut + stt) * (1e9 / (double)tick));
 	}
+	struct aproc *cp = sess_proc(s, (uint32_t)s->cmd_pid);
+	if (cp)
+		sess_proc_cpu_final(s, cp, proc_cpu_ns(cp->pid));
 	if (s->unfwd)
 		s->unfwd();
 	while (wait4(s->cmd_pid, &s->res.status, __WALL, &s->res.ru) < 0 && errno == EINTR)
@@ -452,6 +456,12 @@ static void reap_all(struct session *s)
 		    (si.si_code == CLD_EXITED || si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED)) {
 			reap_command(s);
 			continue;
+		}
+		if (si.si_code == CLD_EXITED || si.si_code == CLD_KILLED || si.si_code == CLD_DUMPED) {
+			/* a process's end: its CPU time, read before it is let go */
+			struct aproc *p = sess_proc(s, (uint32_t)si.si_pid);
+			if (p)
+				sess_proc_cpu_final(s, p, proc_cpu_ns(p->pid));
 		}
 		int st;
 		pid_t r = waitpid(si.si_pid, &st, __WALL | WNOHANG);

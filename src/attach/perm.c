@@ -210,9 +210,12 @@ int attach_check(struct attach_opts *o, char *why, size_t whylen)
 			free(en);
 			return 1;
 		}
-		/* /proc/PID is root's while the process is not dumpable (a
-		 * setuid program, or prctl(PR_SET_DUMPABLE, 0)) */
-		if (ours && st.st_uid != uid[1] && !cap_ptrace && !cap_perfmon) {
+		/* the files of /proc/PID are root's while the process is not
+		 * dumpable (a setuid program, or prctl(PR_SET_DUMPABLE, 0)) */
+		char sp[64];
+		struct stat sst;
+		snprintf(sp, sizeof sp, "/proc/%u/status", pid);
+		if (ours && stat(sp, &sst) == 0 && sst.st_uid != uid[1] && !cap_ptrace && !cap_perfmon) {
 			snprintf(why, whylen, "process %u (%s) is not dumpable (it runs a setuid or setgid program, "
 				 "or called prctl(PR_SET_DUMPABLE, 0)): only root (CAP_SYS_PTRACE, CAP_PERFMON) may "
 				 "profile it", pid, en);

@@ -85,6 +85,8 @@ struct athread *sess_thread(struct session *s, uint32_t tid)
  * says (from: the parent's profile, for PROC_COPY and a failed scan). */
 static void start_gen(struct session *s, struct aproc *p, const struct pbuild *from, int how, uint64_t mono)
 {
+	int forked = how & PROC_FORKED;
+	how &= ~PROC_FORKED;
 	size_t alen = 0;
 	int before_exec = how == PROC_EMPTY && p->ngens == 0 && s->cmd_argv;   /* the command, not yet exec'd */
 	char *argv = before_exec ? NULL : proc_cmdline(p->pid, &alen);
@@ -118,7 +120,7 @@ static void start_gen(struct session *s, struct aproc *p, const struct pbuild *f
 		.argv_len = argv ? alen : 2,
 		.start_time_ns = real_now() - (int64_t)(mono_now() - mono),
 		.clock_start_ns = mono,
-		.cpu_start_ns = how == PROC_EMPTY ? 0 : proc_cpu_ns(p->pid),
+		.cpu_start_ns = how == PROC_EMPTY || forked ? 0 : proc_cpu_ns(p->pid),
 	};
 	struct pbuild *b = pbuild_new(&in);
 	free(argv);
@@ -131,16 +133,21 @@ static void start_gen(struct session *s, struct aproc *p, const struct pbuild *f
 					      r->build_id_len);
 		}
 	}
+	/* a clock read now is exact for a process found now, for a fork (its
+	 * clock started at 0), and with ptrace (the process is stopped at its
+	 * exec), not for a late perf record */
+	int ptraced = s->o.chosen == ATTACH_PTRACE, exact = forked || !p->ngens || ptraced;
 	if (p->ngens) {
 		struct agen *g = &p->gens[p->ngens - 1];
 		if (!g->ended) {
 			pbuild_cpu(g->b, in.cpu_start_ns);
 			pbuild_end(g->b, in.start_time_ns, mono);
 			g->ended = 1;
+			g->end_exact = ptraced;
 		}
 	}
 	grow(&p->gens, &p->capgens, p->ngens + 1, sizeof *p->gens);
-	p->gens[p->ngens++] = (struct agen){ .b = b, .start_mono = mono };
+	p->gens[p->ngens++] = (struct agen){ .b = b, .start_mono = mono, .start_exact = exact };
 }
 
 struct aproc *sess_proc_new(struct session *s, uint32_t pid, uint32_t ppid, struct aproc *parent, int how)
@@ -203,6 +210,16 @@ void sess_exec(struct session *s, struct aproc *p, uint64_t mono, int scan)
 		return;
 	}
 	start_gen(s, p, NULL, scan ? PROC_SCAN : PROC_EMPTY, mono);
+}
+
+void sess_proc_cpu_final(struct session *s, struct aproc *p, uint64_t cpu_ns)
+{
+	(void)s;
+	struct agen *g = &p->gens[p->ngens - 1];
+	if (cpu_ns && !g->ended) {
+		pbuild_cpu(g->b, cpu_ns);
+		g->end_exact = 1;
+	}
 }
 
 void sess_proc_gone(struct session *s, struct aproc *p, uint64_t mono)
@@ -348,8 +365,11 @@ static void end_all(struct session *s)
 	for (size_t i = 0; i < s->nprocs; i++) {
 		struct aproc *p = s->procs[i];
 		struct agen *g = &p->gens[p->ngens - 1];
-		if (p->alive)
-			pbuild_cpu(g->b, proc_cpu_ns(p->pid));
+		uint64_t cpu = p->alive ? proc_cpu_ns(p->pid) : 0;
+		if (cpu && !g->ended) {
+			pbuild_cpu(g->b, cpu);
+			g->end_exact = 1;
+		}
 		if (!g->ended) {
 			pbuild_end(g->b, real, mono);
 			g->ended = 1;
@@ -598,16 +618,19 @@ int attach_finish(struct attach *a, struct attach_result *r)
 	pthread_join(s->thread, NULL);
 	int rc = write_all(s, s->o.snapshot_ns != 0);
 	*r = s->res;
-	r->cpu_ns = 0;
+	r->cpu_ns = r->sampled_ns = 0;
+	r->inexact = 0;
 	for (size_t i = 0; i < s->nprocs; i++)
 		for (size_t g = 0; g < s->procs[i]->ngens; g++) {
-			void *data;
-			size_t len;
-			pbuild_bytes(s->procs[i]->gens[g].b, &data, &len);
-			struct pct_header h;
-			memcpy(&h, data, sizeof h);
-			r->cpu_ns += h.cpu_last_ns - h.cpu_start_ns;
-			free(data);
+			const struct agen *ag = &s->procs[i]->gens[g];
+			if (!(ag->start_exact && ag->end_exact)) {
+				r->inexact++;
+				continue;
+			}
+			uint64_t c0, c1, n;
+			pbuild_span(ag->b, &c0, &c1, &n);
+			r->cpu_ns += c1 - c0;
+			r->sampled_ns += n * s->o.period;
 		}
 	session_free(s);
 	return rc;

@@ -872,8 +872,10 @@ static int record_attached(struct outside *x)
 	char *written = NULL;
 	failed |= finish(file, shown, "", 1, &run, &written);
 	if (r.cpu_ns && o.event_written <= PCT_EVENT_USER)
-		note("the samples cover %.0f%% (%.3f s) of the %.3f s of CPU time the processes used while sampled",
-		     100.0 * (double)run.sampled_ns / (double)r.cpu_ns, run.sampled_ns / 1e9, r.cpu_ns / 1e9);
+		note("the samples cover %.0f%% (%.3f s) of the %.3f s of CPU time the processes used while sampled%s",
+		     100.0 * (double)r.sampled_ns / (double)r.cpu_ns, r.sampled_ns / 1e9, r.cpu_ns / 1e9,
+		     r.inexact ? xasprintf(" (leaving out %zu profile%s of processes that ended or exec'd between "
+					   "reads of their CPU clocks)", r.inexact, r.inexact == 1 ? "" : "s") : "");
 	launch_unlock(&g_lock);
 	sigaction(SIGINT, &oldint, NULL);
 	sigaction(SIGTERM, &oldterm, NULL);

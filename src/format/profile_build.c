@@ -278,6 +278,13 @@ void pbuild_cpu(struct pbuild *b, uint64_t cpu_ns)
 		b->cpu_last_ns = cpu_ns;
 }
 
+void pbuild_span(const struct pbuild *b, uint64_t *cpu_start, uint64_t *cpu_last, uint64_t *taken)
+{
+	*cpu_start = b->info.cpu_start_ns;
+	*cpu_last = b->cpu_last_ns;
+	*taken = b->samples + b->dropped;
+}
+
 void pbuild_end(struct pbuild *b, int64_t real_ns, uint64_t mono_ns)
 {
 	b->ended = 1;

@@ -88,6 +88,9 @@ uint64_t pbuild_samples(const struct pbuild *b);
 /* The process's CPU time at the last sample or at the end, ns (its CPU
  * clock), kept if it is not below the start's. */
 void pbuild_cpu(struct pbuild *b, uint64_t cpu_ns);
+/* The process's CPU time at the start and at the last sample or end,
+ * and the samples taken with those dropped. */
+void pbuild_span(const struct pbuild *b, uint64_t *cpu_start, uint64_t *cpu_last, uint64_t *taken);
 /* Sampling stopped: at real_ns (CLOCK_REALTIME) and mono_ns. */
 void pbuild_end(struct pbuild *b, int64_t real_ns, uint64_t mono_ns);
 /* The command line again (a forked child that exec'd, or one read late). */
