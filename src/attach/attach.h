@@ -133,7 +133,11 @@ struct attach_result {
 	uint64_t dropped;              /* ptrace: periods that passed without a sample (the
 					  sampler woke later than one period after the last:
 					  the tick, a busy machine) */
-	uint64_t stop_ns;              /* ptrace: total time threads were stopped by pct, ns */
+	uint64_t stop_ns;              /* ptrace: total time from pct's interrupts to the threads'
+					  release, ns (a thread waiting for a CPU meanwhile
+					  included) */
+	uint64_t held_ns;              /* ptrace: of which from the stops' sight to the release:
+					  the time pct held them, ns */
 	uint64_t wall_ns;              /* how long pct was attached, ns */
 	uint64_t cpu_ns;               /* CPU time the processes used while attached, ns, of
 					  the profiles whose clocks were read at their start

@@ -103,6 +103,7 @@ struct athread {
 	uint64_t weight;               /* samples the pending interrupt stands for */
 	uint64_t stop_at;              /* CLOCK_MONOTONIC when the interrupt was sent */
 	uint64_t runs;                 /* its schedstat pcount then */
+	int on_our_cpu;                /* it last ran on the sampler's CPU then */
 	/* perf */
 	int *fds;                      /* the thread's events, one per CPU; NULL: inherited */
 	int nfds;

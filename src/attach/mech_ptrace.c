@@ -65,6 +65,7 @@
 #include <unistd.h>
 
 #include "attach_int.h"
+#include "profile.h"
 #include "util.h"
 
 #define OPTS (PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXEC)
@@ -260,49 +261,55 @@ static int restart_eintr(uint32_t pid, uint32_t tid, struct regs *r)
  * the samples landed in clock_gettime's system call when such stops were
  * samples.  pct-record(1), ATTACHING, gives what remains of the bias.)
  */
+/* Copy up to len bytes of pid's stack from sp into buf: as far as it is
+ * mapped (one remote piece per page, so that the copy stops at the first
+ * page that is not, where a single piece would fail whole).  Its length. */
+static uint32_t copy_stack(uint32_t pid, uint64_t sp, void *buf, uint32_t len)
+{
+	struct iovec l = { buf, len }, rm[PROFILE_STACK_BYTES_MAX / PCT_PAGE + 2];
+	size_t n = 0;
+	for (uint64_t at = sp, end = sp + len; at < end && n < sizeof rm / sizeof rm[0]; n++) {
+		uint64_t next = (at & ~(uint64_t)(PCT_PAGE - 1)) + PCT_PAGE;
+		if (next > end)
+			next = end;
+		rm[n] = (struct iovec){ (void *)(uintptr_t)at, (size_t)(next - at) };
+		at = next;
+	}
+	ssize_t got = process_vm_readv((pid_t)pid, &l, 1, rm, (unsigned long)n, 0);
+	return got > 0 ? (uint32_t)got : 0;
+}
+
 static void take_sample(struct session *s, struct athread *t)
 {
 	struct pt_st *ps = s->mech;
 	struct regs r;
 	uint64_t now = mono_now(), runs = 0;
-	int have = get_regs(t->tid, &r) == 0;
+	int have = get_regs(t->tid, &r) == 0, sample = have;
 	if (have && regs_in_syscall(t->tid, &r) && t->stat_fd >= 0 && proc_schedstat_runs(t->stat_fd, &runs) >= 0 &&
 	    runs != t->runs) {
-		if (restart_eintr(t->proc->pid, t->tid, &r))
-			s->res.eintr_restarted++;
+		sample = 0;
 		sess_dropped(s, t, 1, now);
 		s->res.off_cpu++;
-		s->res.stop_ns += mono_now() - t->stop_at;
-		t->state = TH_RUNNING;
-		ptrace(PTRACE_CONT, t->tid, 0, 0);
-		return;
 	}
-	if (have) {
-		uint64_t pc = regs_pc(&r), sp = regs_sp(&r);
-		uint64_t d[ATTACH_REGS];
+	uint64_t pc = 0, sp = 0, d[ATTACH_REGS];
+	uint32_t got = 0;
+	if (sample) {
+		pc = regs_pc(&r);
+		sp = regs_sp(&r);
 		regs_dwarf(&r, d);
-		uint32_t got = 0;
-		if (s->o.stack_bytes) {
-			struct iovec l = { ps->stack, s->o.stack_bytes }, rm = { (void *)(uintptr_t)sp, s->o.stack_bytes };
-			ssize_t n = process_vm_readv((pid_t)t->proc->pid, &l, 1, &rm, 1, 0);
-			if (n < 0) {
-				/* the copy ends at the stack's last page: read up to it */
-				size_t first = PCT_PAGE - (sp & (PCT_PAGE - 1));
-				for (size_t want = first; want <= s->o.stack_bytes && n < 0; want += PCT_PAGE) {
-					l.iov_len = rm.iov_len = want;
-					n = process_vm_readv((pid_t)t->proc->pid, &l, 1, &rm, 1, 0);
-				}
-			}
-			got = n > 0 ? (uint32_t)n : 0;
-		}
-		if (restart_eintr(t->proc->pid, t->tid, &r))
-			s->res.eintr_restarted++;
-		sess_sample(s, t, pc, t->weight, now, s->o.stack_bytes ? d : NULL, sp, ps->stack, got);
+		if (s->o.stack_bytes)
+			got = copy_stack(t->proc->pid, sp, ps->stack, s->o.stack_bytes);
 	}
-	uint64_t end = mono_now();
-	s->res.stop_ns += end - t->stop_at;
+	if (have && restart_eintr(t->proc->pid, t->tid, &r))
+		s->res.eintr_restarted++;
+	/* let it go first, then file the sample */
 	t->state = TH_RUNNING;
 	ptrace(PTRACE_CONT, t->tid, 0, 0);
+	uint64_t end = mono_now();
+	s->res.stop_ns += end - t->stop_at;
+	s->res.held_ns += end - now;
+	if (sample)
+		sess_sample(s, t, pc, t->weight, now, s->o.stack_bytes ? d : NULL, sp, ps->stack, got);
 }
 
 static int is_stop_signal(int sig)
@@ -476,6 +483,7 @@ static void reap_all(struct session *s)
 static void sample_due(struct session *s, struct aproc *p)
 {
 	uint64_t now = mono_now();
+	int mine = sched_getcpu();
 	for (size_t i = 0; i < s->nthreads; i++) {
 		struct athread *t = s->threads[i];
 		if (t->proc != p || t->state != TH_RUNNING || t->stat_fd < 0)
@@ -512,6 +520,7 @@ static void sample_due(struct session *s, struct aproc *p)
 		t->weight = 1;
 		t->runs = runs;
 		t->stop_at = mono_now();
+		t->on_our_cpu = mine >= 0 && proc_last_cpu(p->pid, t->tid) == mine;
 	}
 }
 
@@ -603,7 +612,9 @@ static int pt_start(struct session *s)
 /* Interrupts just sent: wait for their stops on the CPU we hold, for
  * SPIN_NS at most.  A stopped thread waits for us, and a sampler woken
  * from poll(2) may wait milliseconds for a CPU on a busy machine (the
- * thread it stopped just gave one up, to whatever ran next). */
+ * thread it stopped just gave one up, to whatever ran next).  But not for
+ * a thread that last ran on this CPU: it waits for the CPU we hold to
+ * reach its stop, and is left to wake us (SIGCHLD). */
 #define SPIN_NS 500000
 static void wait_stops(struct session *s)
 {
@@ -611,7 +622,7 @@ static void wait_stops(struct session *s)
 	for (;;) {
 		int pending = 0;
 		for (size_t i = 0; i < s->nthreads && !pending; i++)
-			pending = s->threads[i]->state == TH_INTERRUPTING;
+			pending = s->threads[i]->state == TH_INTERRUPTING && !s->threads[i]->on_our_cpu;
 		if (!pending || mono_now() >= end)
 			return;
 		reap_all(s);

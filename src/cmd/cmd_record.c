@@ -808,10 +808,12 @@ static void summarize_attach(const struct attach_opts *o, const struct attach_re
 	     o->user_only && o->event == PCT_EVENT_CPU ? "; the profile's event is user" : "");
 	if (o->chosen == ATTACH_PTRACE) {
 		uint64_t stops = r->samples - r->blocked_at_due + r->off_cpu;
-		note("threads were stopped %.3f ms in all (%.1f us a stop); %llu samples were due just as a "
-		     "thread blocked, and taken where it waits; %llu stops found the thread waiting for a CPU at a "
-		     "system call's exit, and %llu periods passed between the sampler's wakes, not sampled%s",
+		note("threads were stopped %.3f ms in all (%.1f us a stop, of which pct held them %.1f us; the rest "
+		     "they took to stop, or waited for a CPU); %llu samples were due just as a thread blocked, and "
+		     "taken where it waits; %llu stops found the thread waiting for a CPU at a system call's exit, and "
+		     "%llu periods passed between the sampler's wakes, not sampled%s",
 		     r->stop_ns / 1e6, stops ? r->stop_ns / 1e3 / (double)stops : 0.0,
+		     stops ? r->held_ns / 1e3 / (double)stops : 0.0,
 		     (unsigned long long)r->blocked_at_due, (unsigned long long)r->off_cpu,
 		     (unsigned long long)(r->dropped - r->off_cpu),
 		     r->eintr_restarted ? xasprintf("; %llu system calls that a stop ended with EINTR were restarted",

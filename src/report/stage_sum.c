@@ -46,8 +46,12 @@ static void print_unsampled(FILE *out, const struct stage_meta *m, uint64_t tota
 	if (m->cpu_before_ns) {
 		fputs("# not sampled: ", out);
 		put_span(out, (double)m->cpu_before_ns);
-		fprintf(out, " of CPU time before sampling started (the dynamic loader, constructors; after an "
-			"exec, the earlier program)\n");
+		if (strcmp(m->mechanism, "perf-attach") == 0 || strcmp(m->mechanism, "ptrace") == 0)
+			fprintf(out, " of CPU time before sampling started (before pct attached; after an exec, the "
+				"earlier program)\n");
+		else
+			fprintf(out, " of CPU time before sampling started (the dynamic loader, constructors; after an "
+				"exec, the earlier program)\n");
 	}
 	if (m->incomplete)
 		fprintf(out, "# not sampled: the CPU time after the last sample of %llu profile%s whose process did "
@@ -65,6 +69,9 @@ static void print_unsampled(FILE *out, const struct stage_meta *m, uint64_t tota
 	if (strcmp(m->event, "user") == 0 || strcmp(m->mechanism, "perf") == 0)
 		fputs("the CPU time includes system time, which user-time sampling does not see, and samples may "
 		      "have been lost\n", out);
+	else if (strcmp(m->mechanism, "perf-attach") == 0 || strcmp(m->mechanism, "ptrace") == 0)
+		fputs("threads that used less than a period while pct was attached, or ended between its looks, "
+		      "take no sample\n", out);
 	else
 		fputs("threads that block pct's signal, and timer expirations lost (threads shorter than a "
 		      "period, expirations the kernel merged), take no sample\n", out);
