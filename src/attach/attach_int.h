@@ -130,6 +130,9 @@ struct aproc {
 	size_t nthreads_alive;
 	int rescans;                   /* /proc/PID/maps reads for unknown PCs */
 	int execd;                     /* the command's first exec was seen */
+	int foreign;                   /* its root or mount namespace is not ours: its modules
+					  are cached through /proc while it lives */
+	size_t cached;                 /* modules of its current profile looked at for that */
 	int order;                     /* when it was found: the files' order */
 	/* ptrace: the CPU-time timer on the process's clock that wakes us */
 	timer_t timer;

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "attach_int.h"
+#include "modfile.h"
 #include "escape.h"
 #include "util.h"
 
@@ -148,6 +149,62 @@ static void start_gen(struct session *s, struct aproc *p, const struct pbuild *f
 	}
 	grow(&p->gens, &p->capgens, p->ngens + 1, sizeof *p->gens);
 	p->gens[p->ngens++] = (struct agen){ .b = b, .start_mono = mono, .start_exact = exact };
+	p->cached = 0;
+}
+
+/* Does pid see another file system than ours: another root, or another
+ * mount namespace?  Then the paths of its modules name other files here. */
+static int foreign_root(uint32_t pid)
+{
+	char p[64], a[64] = "", b[64] = "";
+	struct stat mine, its;
+	snprintf(p, sizeof p, "/proc/%u/root", pid);
+	if (stat("/", &mine) == 0 && stat(p, &its) == 0 && (mine.st_dev != its.st_dev || mine.st_ino != its.st_ino))
+		return 1;
+	snprintf(p, sizeof p, "/proc/%u/ns/mnt", pid);
+	ssize_t n = readlink(p, a, sizeof a - 1), m = readlink("/proc/self/ns/mnt", b, sizeof b - 1);
+	return n > 0 && m > 0 && (n != m || memcmp(a, b, (size_t)n) != 0);
+}
+
+/*
+ * The modules of a process in another mount namespace (a container) go
+ * into the build-id cache while it lives, read through
+ * /proc/PID/map_files (the very file mapped; root only) or /proc/PID/root
+ * (its path in its own root), so that its profile keeps its names after
+ * it is gone: the paths it recorded name other files, or none, here.
+ * modfile_cache_add checks each by its build-id.  Nothing if the cache is
+ * off.
+ */
+static void cache_foreign(struct session *s, struct aproc *p)
+{
+	(void)s;
+	if (!p->foreign || !p->alive)
+		return;
+	struct pbuild *b = p->gens[p->ngens - 1].b;
+	size_t n = pbuild_modules(b);
+	if (p->cached >= n)
+		return;
+	char *dir = modfile_cache_dir();
+	if (dir == NULL) {
+		p->cached = n;
+		return;
+	}
+	free(dir);
+	for (; p->cached < n; p->cached++) {
+		const char *path;
+		const struct pct_module *r = pbuild_module_rec(b, (uint32_t)p->cached, &path);
+		if (r->build_id_len == 0 || (r->kind != PCT_MOD_FILE && r->kind != PCT_MOD_MAIN) || path[0] != '/')
+			continue;
+		char *src = xasprintf("/proc/%u/map_files/%llx-%llx", p->pid, (unsigned long long)r->start,
+				      (unsigned long long)r->end), *why = NULL;
+		if (access(src, R_OK) != 0) {
+			free(src);
+			src = xasprintf("/proc/%u/root%s", p->pid, path);
+		}
+		modfile_cache_add(src, r->build_id, r->build_id_len, &why);
+		free(why);
+		free(src);
+	}
 }
 
 struct aproc *sess_proc_new(struct session *s, uint32_t pid, uint32_t ppid, struct aproc *parent, int how)
@@ -157,7 +214,9 @@ struct aproc *sess_proc_new(struct session *s, uint32_t pid, uint32_t ppid, stru
 	p->ppid = ppid;
 	p->alive = 1;
 	p->order = (int)s->nprocs;
+	p->foreign = foreign_root(pid);
 	start_gen(s, p, parent && parent->ngens ? parent->gens[parent->ngens - 1].b : NULL, how, mono_now());
+	cache_foreign(s, p);
 	grow(&s->procs, &s->capprocs, s->nprocs + 1, sizeof *s->procs);
 	s->procs[s->nprocs++] = p;
 	s->res.processes++;
@@ -207,9 +266,11 @@ void sess_exec(struct session *s, struct aproc *p, uint64_t mono, int scan)
 		free(argv);
 		if (scan)
 			proc_scan_modules(p->pid, b);
+		cache_foreign(s, p);
 		return;
 	}
 	start_gen(s, p, NULL, scan ? PROC_SCAN : PROC_EMPTY, mono);
+	cache_foreign(s, p);
 }
 
 void sess_proc_cpu_final(struct session *s, struct aproc *p, uint64_t cpu_ns)
@@ -364,6 +425,7 @@ static void end_all(struct session *s)
 	int64_t real = real_now();
 	for (size_t i = 0; i < s->nprocs; i++) {
 		struct aproc *p = s->procs[i];
+		cache_foreign(s, p);   /* the modules it mapped since */
 		struct agen *g = &p->gens[p->ngens - 1];
 		uint64_t cpu = p->alive ? proc_cpu_ns(p->pid) : 0;
 		if (cpu && !g->ended) {
