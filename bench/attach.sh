@@ -14,13 +14,16 @@
 #   perf HZ          perf record -p -e task-clock -c PERIOD [--call-graph=dwarf,16384]
 # at 250 Hz and 1 kHz, with and without -g (pct's -g copies 16384 bytes of
 # stack, so perf's dwarf call graphs copy as many).  Each runs ROUNDS
-# times, interleaved; for each the median of its rounds is printed, as
-# units per second of wall-clock time (the throughput the target sees;
-# a ptrace stop costs it wall-clock time, not CPU time) and units per
-# second of its CPU time (the cost of the sampling interrupts, charged to
-# the target's CPU time), each with its ratio to plain's median.  On a
-# shared machine the wall-clock figure moves by several percent between
-# rounds: the spread of plain's rounds is printed beside it.
+# times, interleaved; for each the best of its rounds (the least disturbed
+# by the machine's other work) is printed, as units per second of
+# wall-clock time (the throughput the target sees; a ptrace stop costs it
+# wall-clock time, not CPU time) and units per second of its CPU time (the
+# cost of the sampling interrupts, charged to the target's CPU time), each
+# with its ratio to plain's best.  On a shared machine the wall-clock
+# figure moves between rounds by far more than these costs: the spread of
+# plain's rounds is printed beside it, and the CPU figure is the one to
+# read there.  For ptrace, the time from an interrupt to the thread's
+# release, and the part pct held it (pct-record(1), ATTACHING).
 # usage: bench/attach.sh [ROUNDS [SECONDS]]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -47,7 +50,10 @@ run() {
 	pct-perf | pct-ptrace)
 		"$PCT" record -p $t --duration="$dur" --mechanism="${c#pct-}" -F "$hz" $g --no-cache -o "$c.pct" \
 			2>"$c.err" || echo "($c failed: $(tail -1 "$c.err"))" >&2
-		[ "$c" = pct-ptrace ] && grep -o 'stopped [0-9.]* ms in all ([0-9.]* us a stop)' "$c.err" >>"$c-$hz$g.stops"
+		if [ "$c" = pct-ptrace ]; then
+			sed -n 's/.*(\([0-9.]*\) us a stop, of which pct held them \([0-9.]*\) us.*/\1 us a stop, held \2 us/p' "$c.err" \
+				>>"$c-$hz$g.stops" || true
+		fi
 		rm -f "$c.pct" ;;
 	perf)
 		timeout -s INT "$dur" perf record -q -e task-clock -c "$period" ${g:+--call-graph=dwarf,16384} -p $t \
@@ -75,18 +81,18 @@ for ((r = 0; r < ROUNDS; r++)); do
 		cpu[$k]="${cpu[$k]:-} $(awk -v u="$u" -v p="$p" 'BEGIN { printf "%.1f", u / p }')"
 	done
 done
-median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-pw=$(echo "${wall[plain]}" | median)
-pc=$(echo "${cpu[plain]}" | median)
+best() { tr ' ' '\n' | grep . | sort -n | tail -1; }
+pw=$(echo "${wall[plain]}" | best)
+pc=$(echo "${cpu[plain]}" | best)
 spread=$(echo "${wall[plain]}" | tr ' ' '\n' | grep . | sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.1f%%", 100 * (hi - lo) / lo }')
-echo "attaching to a CPU-bound thread (bench/attachload.c, ${SECONDS_} s runs, median of $ROUNDS; plain's rounds spread $spread)"
+echo "attaching to a CPU-bound thread (bench/attachload.c, ${SECONDS_} s runs, best of $ROUNDS; plain's rounds spread $spread)"
 printf '%-22s %12s %9s %12s %9s  %s\n' config "units/wall s" "vs plain" "units/CPU s" "vs plain" "ptrace stops"
 for k in $configs; do
 	IFS=: read -r c hz g <<<"$k"
 	name=$c
 	[ "$c" = plain ] || name="$c ${hz} Hz${g:+ -g}"
-	w=$(echo "${wall[$k]}" | median)
-	p=$(echo "${cpu[$k]}" | median)
+	w=$(echo "${wall[$k]}" | best)
+	p=$(echo "${cpu[$k]}" | best)
 	st=""
 	[ -f "$c-$hz$g.stops" ] && st=$(tail -1 "$c-$hz$g.stops")
 	awk -v n="$name" -v w="$w" -v p="$p" -v pw="$pw" -v pc="$pc" -v st="$st" \
