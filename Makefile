@@ -2,7 +2,10 @@
 #
 #   make                 build build/bin/pct, build/lib/libpct.so and libpct.a
 #   make demo            install missing Debian packages, build, profile xz -9
-#   make check           install missing packages, build, run every test
+#   make check           install missing packages, build, run the tests
+#                        (tests/run.sh: plain, ASan+UBSan, 60 s of fuzzing)
+#   make check-full      everything: every test plain and sanitized, the
+#                        long variants (PCT_TEST_FULL=1), then check-long
 #   make check-long      the tests too long for make check (tests/long/)
 #   make install [PREFIX=DIR] [DESTDIR=STAGE] [LIBDIR=DIR] [MANDIR=DIR] ...
 #   make uninstall       remove what make install put there (same variables)
@@ -83,12 +86,15 @@ $(B)/lib/libpct.so.$(SOMAJOR): $(B)/lib/libpct.so.$(SOVERSION)
 $(B)/lib/libpct.so: $(B)/lib/libpct.so.$(SOMAJOR)
 	ln -sf libpct.so.$(SOMAJOR) $@
 
-# libpct.a: sig.c without the wrappers of sigaction() and the signal mask,
-# which a static program could not forward to libc (lib/sig.c)
-# and without exec.c's execve() and limits.c's wrappers, which it could
-# not forward either
-LIB_A_OBJ := $(filter-out $(B)/obj/lib/sig.o $(B)/obj/lib/exec.o $(B)/obj/lib/limits.o,$(LIB_OBJ)) $(B)/obj/lib/sig-static.o
-$(B)/obj/lib/sig-static.o: lib/sig.c lib/*.h include/*.h
+# libpct.a: sig.c, threads.c and modules.c without their wrappers
+# (sigaction and the signal mask; pthread_create; dlopen and dlclose),
+# which a static program could not forward to libc (no dlsym, no next
+# definition), and without exec.c's and limits.c's wrappers, for the same
+# reason
+LIB_STATIC := sig threads modules
+LIB_A_OBJ := $(filter-out $(LIB_STATIC:%=$(B)/obj/lib/%.o) $(B)/obj/lib/exec.o $(B)/obj/lib/limits.o,$(LIB_OBJ)) \
+	$(LIB_STATIC:%=$(B)/obj/lib/%-static.o)
+$(B)/obj/lib/%-static.o: lib/%.c lib/*.h include/*.h
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 $(WARN) $(LIB_CFLAGS) $(CPPFLAGS) -Iinclude -DRT_NO_INTERPOSE -fPIC -fvisibility=hidden -fno-stack-protector -c -o $@ $<
 
@@ -142,12 +148,23 @@ deps:
 demo: deps all
 	@scripts/demo.sh
 
-# Every test: the suite, the suite again built with ASan and UBSan, and
-# a fuzzing run of FUZZ_SECONDS.
-check: deps all unit progs
-	@tests/run.sh
-	@$(MAKE) --no-print-directory check-san
-	@$(MAKE) --no-print-directory fuzz
+# The tests (README, Testing): tests/run.sh runs JOBS of them at once
+# (default: the number of CPUs), the plain build's and, in the same pool,
+# the ASan+UBSan build's unit tests and those of its e2e tests that
+# exercise the tool's readers and writers, and FUZZ_SECONDS of fuzzing.
+# The three builds are made first, side by side.
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+check: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) all unit progs check-san-build fuzz-build
+	@tests/run.sh -j $(JOBS) --san --fuzz=$(FUZZ_SECONDS)
+
+# Everything make check leaves out: every e2e test under ASan+UBSan too,
+# the long variants of the tests that run fewer rounds in make check
+# (PCT_TEST_FULL=1; README, Testing, lists them), then check-long.
+check-full: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) all unit progs check-san-build fuzz-build
+	@PCT_TEST_FULL=1 tests/run.sh -j $(JOBS) --san=all --fuzz=$(FUZZ_SECONDS)
+	@$(MAKE) --no-print-directory check-long
 
 # The tools and unit tests with AddressSanitizer and UBSan (the runtime
 # stays plain: it is preloaded into programs that have no ASan runtime).
@@ -157,18 +174,23 @@ SAN := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-
 check-long: deps all unit progs
 	@for t in tests/long/[0-9]*.sh; do bash "$$t" || { echo "FAIL  $$t"; exit 1; }; echo "PASS  $$t"; done
 
-check-san:
+check-san-build:
 	@$(MAKE) --no-print-directory B=build-san CFLAGS="$(SAN)" LDFLAGS="-fsanitize=address,undefined" \
 		LIB_CFLAGS="-O2 -g" LIB_LDFLAGS= all unit progs >/dev/null
+# the whole suite against the sanitized build alone
+check-san: check-san-build
 	@echo "== the suite with ASan and UBSan (build-san)"
-	@PCT_BUILD=build-san ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh
+	@PCT_BUILD=build-san ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 tests/run.sh -j $(JOBS)
 
 # libFuzzer with clang over the reader and the report path, from the
 # committed seeds; a finding is copied to tests/fuzz/regressions/.
 FUZZ_SECONDS ?= 60
 FB := build-fuzz
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -Iinclude $(SRC_INC) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-fuzz: $(FB)/fuzz_profile
+fuzz: fuzz-build
+	@$(MAKE) --no-print-directory fuzz-run
+fuzz-build: $(FB)/fuzz_profile
+fuzz-run:
 	@rm -rf $(FB)/corpus $(FB)/crashes && mkdir -p $(FB)/corpus $(FB)/crashes
 	@echo "== fuzzing the reader and report path for $(FUZZ_SECONDS) s"
 	@$(FB)/fuzz_profile -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
@@ -227,7 +249,7 @@ uninstall:
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all unit deps demo check check-long check-san fuzz bench install uninstall clean FORCE
+.PHONY: all unit deps demo check check-full check-long check-san check-san-build fuzz fuzz-build fuzz-run bench install uninstall clean FORCE
 
 # Test workloads: built with -g, frame pointers or not as the compiler likes.
 PROG_CFLAGS := -std=gnu11 -O2 -g -Iinclude

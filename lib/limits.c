@@ -30,6 +30,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <time.h>
@@ -45,9 +46,33 @@ typedef __rlimit_resource_t resource_t;
 typedef int resource_t;
 #endif
 
+/*
+ * The C library's definitions (the next after libpct), found by the
+ * constructor (rt_limits_resolve), before any thread could call a wrapper
+ * from a signal handler (fork and sigqueue are async-signal-safe, and
+ * dlsym is not).
+ */
+enum { N_FORK, N_SPAWN, N_SPAWNP, N_SYSTEM, N_POPEN, N_CLONE, N_SIGQUEUE, N_PTHREAD_SIGQUEUE, N_TIMER_CREATE,
+       N_SETRLIMIT, N_SETRLIMIT64, N_PRLIMIT, N_PRLIMIT64, N_MAX };
+static const char *const names[N_MAX] = {
+	"fork", "posix_spawn", "posix_spawnp", "system", "popen", "clone", "sigqueue", "pthread_sigqueue",
+	"timer_create", "setrlimit", "setrlimit64", "prlimit", "prlimit64",
+};
+static void *reals[N_MAX];
+
+void rt_limits_resolve(void)
+{
+	for (int i = 0; i < N_MAX; i++)
+		if (reals[i] == NULL)
+			reals[i] = dlsym(RTLD_NEXT, names[i]);
+}
+
 /* The C library's definition of name (the next after libpct). */
 static void *next(const char *name)
 {
+	for (int i = 0; i < N_MAX; i++)
+		if (strcmp(names[i], name) == 0)
+			return reals[i] ? reals[i] : (reals[i] = dlsym(RTLD_NEXT, name));
 	return dlsym(RTLD_NEXT, name);
 }
 
@@ -202,7 +227,8 @@ PUBLIC int timer_create(clockid_t clock, struct sigevent *sev, timer_t *id)
  * soft limit, as when its timers were made. */
 static void pending_limit_set(int resource, uint64_t cur)
 {
-	if (resource != RLIMIT_SIGPENDING || cur == (uint64_t)RLIM_INFINITY)
+	/* (not in a vfork child, which shares the parent's memory) */
+	if (resource != RLIMIT_SIGPENDING || cur == (uint64_t)RLIM_INFINITY || rt_g.led.pid != rt_getpid())
 		return;
 	int held = rt_timers_held(), keep = (int)(cur / 2);
 	if (held > keep)

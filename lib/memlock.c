@@ -37,8 +37,16 @@
 
 int rt_hold(void)
 {
-	rt_store(&rt_g.hold, 1);
 	struct timespec t = { 0, 100000 };
+	/* one holder at a time: a second mlockall waits for the first */
+	for (int i = 0;; i++) {
+		int expect = 0;
+		if (rt_cas(&rt_g.hold, &expect, 1))
+			break;
+		if (i >= 10000)
+			return 0;  /* a second after: not held */
+		nanosleep(&t, NULL);
+	}
 	for (int i = 0; i < 1000 && rt_load(&rt_g.writers) > 0; i++)
 		nanosleep(&t, NULL);
 	if (rt_load(&rt_g.writers) == 0)
@@ -54,7 +62,9 @@ void rt_unhold(void)
 
 void rt_mapped(void *p, size_t len)
 {
-	if (rt_load(&rt_g.mlock_future) && p && len)
+	/* whether or not the wrapper saw the program's mlockall (it may have
+	 * come before pct_on) */
+	if (p && len)
 		munlock(p, len);
 }
 
@@ -117,13 +127,22 @@ static void step_aside(void)
 }
 
 typedef int mlockall_fn(int);
+static mlockall_fn *real_mlockall;
+static int (*real_munlockall)(void);
+
+/* found by the constructor (a wrapper may be called in a handler) */
+void rt_memlock_resolve(void)
+{
+	if (real_mlockall == NULL)
+		real_mlockall = (mlockall_fn *)dlsym(RTLD_NEXT, "mlockall");
+	if (real_munlockall == NULL)
+		real_munlockall = (int (*)(void))dlsym(RTLD_NEXT, "munlockall");
+}
 
 static int call_mlockall(int flags)
 {
-	static mlockall_fn *real;
-	if (real == NULL)
-		real = (mlockall_fn *)dlsym(RTLD_NEXT, "mlockall");
-	return real ? real(flags) : (int)syscall(SYS_mlockall, flags);  /* static: no dlsym */
+	/* the system call where there is no next (a static program) */
+	return real_mlockall ? real_mlockall(flags) : (int)syscall(SYS_mlockall, flags);
 }
 
 PUBLIC int mlockall(int flags)
@@ -166,10 +185,7 @@ PUBLIC int mlockall(int flags)
 
 PUBLIC int munlockall(void)
 {
-	static int (*real)(void);
-	if (real == NULL)
-		real = (int (*)(void))dlsym(RTLD_NEXT, "munlockall");
-	int rc = real ? real() : (int)syscall(SYS_munlockall), e = errno;
+	int rc = real_munlockall ? real_munlockall() : (int)syscall(SYS_munlockall), e = errno;
 	if (rc == 0)
 		rt_store(&rt_g.mlock_future, 0);
 	errno = e;

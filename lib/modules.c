@@ -470,21 +470,66 @@ int rt_modules_retire_unmapped(void)
 }
 
 /*
- * After a dlopen(3): every executable mapping not recorded yet is, now
- * (not in the handler): the library and those it brought in, which may
- * never take a sample themselves while stacks return through them (a
- * plugin calling zlib, Python's extension modules).  Nothing before the
- * first sample, which records every mapping.
+ * dlopen(3) brings in libraries that may never take a sample themselves
+ * while stacks return through them (a plugin calling zlib, Python's
+ * extension modules).  pct's dlopen() only counts the call and jumps to
+ * the C library's (a tail call: glibc takes the caller's address, for the
+ * caller's RUNPATH, $ORIGIN and namespace, from its own return address,
+ * which must stay the program's); the next sample, once the loader says
+ * its list is consistent again (_r_debug.r_state, the debuggers'
+ * interface), reads /proc/self/maps and records every executable mapping
+ * not recorded yet (rt_modules_after_dlopen).  At most RT_MAX_DL_RESCANS
+ * such reads a process.
  */
-static void modules_add_new(void)
+static _Atomic uint32_t dl_calls, dl_seen;
+static _Atomic uint32_t dl_rescans;
+extern struct r_debug _r_debug __attribute__((weak));
+
+#ifndef RT_NO_INTERPOSE
+typedef void *dlopen_fn(const char *, int);
+static dlopen_fn *real_dlopen;
+
+/* resolved before any program's thread may call it in a handler */
+void rt_modules_resolve(void)
 {
-	struct maps_scan s;
-	if (rt_load(&rt_g.modules_pending) || !rt_write_begin())
+	if (real_dlopen == NULL)
+		real_dlopen = (dlopen_fn *)dlsym(RTLD_NEXT, "dlopen");
+}
+
+__attribute__((visibility("default"), optimize("O2", "optimize-sibling-calls")))
+void *dlopen(const char *file, int mode)
+{
+	if (real_dlopen == NULL)
+		rt_modules_resolve();
+	rt_add_relaxed(&dl_calls, 1);
+	/* returned as is, for the compiler to make this a jump */
+	return real_dlopen ? real_dlopen(file, mode) : NULL;
+}
+#else
+void rt_modules_resolve(void)
+{
+}
+#endif
+
+/* async-signal-safe (the handler, each sample): after a dlopen, once the
+ * loader is done, record the executable mappings not recorded yet. */
+void rt_modules_after_dlopen(void)
+{
+	uint32_t calls = rt_load_relaxed(&dl_calls);
+	if (calls == rt_load_relaxed(&dl_seen) || rt_load(&rt_g.modules_pending))
 		return;
+	if (&_r_debug != NULL && _r_debug.r_state != RT_CONSISTENT)
+		return;  /* a dlopen or dlclose under way: at a later sample */
 	sigset_t old;
 	rt_block_signals(&old);
-	rt_lock(&rt_g.module_lock);
-	if (!rt_load(&rt_g.modules_pending)) {
+	if (!rt_trylock(&rt_g.module_lock)) {
+		rt_restore_signals(&old);
+		return;
+	}
+	rt_store_relaxed(&dl_seen, calls);
+	if (rt_load_relaxed(&dl_rescans) < RT_MAX_DL_RESCANS) {
+		struct maps_scan s;
+		rt_store_relaxed(&dl_rescans, rt_load_relaxed(&dl_rescans) + 1);
 		memset(&s, 0, sizeof s);
 		s.pc = 1;  /* in no mapping: only the new ones are added */
 		s.fresh = 1;
@@ -494,32 +539,14 @@ static void modules_add_new(void)
 	}
 	rt_unlock(&rt_g.module_lock);
 	rt_restore_signals(&old);
-	rt_write_end();
 }
 
-typedef void *dlopen_fn(const char *, int);
-
-/* dlopen(3), then the new modules are recorded while pct is on;
- * otherwise exactly the C library's. */
-__attribute__((visibility("default"))) void *dlopen(const char *file, int mode)
-{
-	static dlopen_fn *real;
-	if (real == NULL)
-		real = (dlopen_fn *)dlsym(RTLD_NEXT, "dlopen");
-	if (real == NULL)
-		return NULL;
-	void *h = real(file, mode);
-	int e = errno;
-	if (h && rt_load(&rt_g.state) == RT_ON && rt_g.hdr && rt_g.led.pid == rt_getpid())
-		modules_add_new();
-	errno = e;
-	return h;
-}
-
+#ifndef RT_NO_INTERPOSE
 typedef int dlclose_fn(void *);
 
 /* dlclose(3), then the unloaded modules are marked unmapped while pct is
- * on; otherwise exactly the C library's. */
+ * on; otherwise exactly the C library's.  Not in libpct.a: a static
+ * program has no next dlclose to find. */
 __attribute__((visibility("default"))) int dlclose(void *handle)
 {
 	static dlclose_fn *real;
@@ -527,8 +554,10 @@ __attribute__((visibility("default"))) int dlclose(void *handle)
 		real = (dlclose_fn *)dlsym(RTLD_NEXT, "dlclose");
 	if (real == NULL)
 		return -1;
-	int rc = real(handle);
+	int rc = real(handle), e = errno;
 	if (rc == 0 && rt_load(&rt_g.state) == RT_ON && rt_g.hdr && rt_g.led.pid == rt_getpid())
 		rt_modules_retire_unmapped();
+	errno = e;
 	return rc;
 }
+#endif

@@ -194,12 +194,17 @@ static void cmdline_refresh(int in_file)
 		close(fd);
 	while (n > 0 && dst[n - 1] != '\0')  /* cut a partial argument */
 		n--;
-	if (n == 0 || (n == h->cmdline_len && memcmp(dst, rt_g.strings + h->cmdline_offset, n) == 0))
+	/* compared with the pool's copy where the ledger says it is: the
+	 * header's fields are the file's, which anyone who can write it may
+	 * have changed (and the pool's bytes too: a mismatch costs a copy) */
+	if (n == 0 || (n == l->cmdline_len && memcmp(dst, rt_g.strings + l->cmdline_offset, n) == 0))
 		return;
 	l->strings_used += n;
 	rt_store_relaxed(rt_shared(&h->strings_used), l->strings_used);
-	h->cmdline_offset = l->strings_used - n;
-	h->cmdline_len = (uint32_t)n;
+	l->cmdline_offset = l->strings_used - n;
+	l->cmdline_len = (uint32_t)n;
+	h->cmdline_offset = l->cmdline_offset;
+	h->cmdline_len = l->cmdline_len;
 }
 
 /* Store the command line (rt_cmdline) in the string pool, NUL separated. */
@@ -209,8 +214,8 @@ static void store_cmdline(void)
 	size_t n;
 	const char *line = rt_cmdline(&n);
 	memcpy(rt_g.strings + rt_g.led.strings_used, line, n);
-	h->cmdline_offset = rt_g.led.strings_used;
-	h->cmdline_len = (uint32_t)n;
+	rt_g.led.cmdline_offset = h->cmdline_offset = rt_g.led.strings_used;
+	rt_g.led.cmdline_len = h->cmdline_len = (uint32_t)n;
 	rt_g.led.strings_used += n;
 	h->strings_used = rt_g.led.strings_used;
 }
@@ -502,6 +507,7 @@ static int populate_errno(int err)
 }
 
 static void range_scrub(void);
+static void range_keep(void);
 
 /* async-signal-safe: the file was truncated under the mapping: the range
  * becomes pct's own zero memory and sampling stops, with one warning (a
@@ -664,9 +670,36 @@ static int write_at(int fd, const void *buf, size_t len, uint64_t off)
  * stays safe to use; the file, if mapped, is let go. */
 static void range_scrub(void)
 {
+	/* read-write at once (other threads may be writing: PROT_NONE first
+	 * would fault them), then unlocked and emptied, in case the program's
+	 * mlockall(MCL_FUTURE) locked and filled it */
 	if (out.base && mmap(out.base, out.base_size, PROT_READ | PROT_WRITE,
-			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0) == out.base)
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0) == out.base) {
 		rt_mapped(out.base, out.base_size);
+		madvise(out.base, out.base_size, MADV_DONTNEED);
+	}
+}
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000   /* Linux 4.17, asm-generic/mman-common.h */
+#endif
+
+/* async-signal-safe: the file's MAP_FIXED mapping over the range failed.
+ * That may leave the range unmapped (span_map, threads.c): it is taken again,
+ * without replacing anything; if another mapping took it meanwhile, the
+ * range is the program's now and pct forgets it (never to touch it). */
+static void range_keep(void)
+{
+	if (out.base == NULL)
+		return;
+	void *p = mmap(out.base, out.base_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+		       MAP_FIXED_NOREPLACE, -1, 0);
+	if (p == out.base)
+		return;
+	if (p != MAP_FAILED)
+		munmap(p, out.base_size);  /* a kernel before 4.17 took it as a hint */
+	out.base = NULL;
+	rt_g.hdr = NULL;
 }
 
 /*
@@ -753,17 +786,18 @@ int rt_output_create(void)
 	}
 	/* Over the range reserved for it, and nowhere else; its tail, if
 	 * the file shrank since, is given back. */
-	/* Under the program's mlockall(MCL_FUTURE) a new mapping is locked and
-	 * filled at once: mapped PROT_NONE first, which the kernel does not
-	 * fill, unlocked, then opened */
-	int future = rt_load(&rt_g.mlock_future);
-	map = mmap(out.base, size, future ? PROT_NONE : PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
-	if (map != MAP_FAILED && future) {
-		rt_mapped(map, size);
-		if (mprotect(map, size, PROT_READ | PROT_WRITE) != 0)
-			map = MAP_FAILED;
-	}
+	/* Under the program's mlockall(MCL_FUTURE) (before pct_on or after)
+	 * a new mapping is locked and filled at once: mapped PROT_NONE first,
+	 * which the kernel does not fill, unlocked, then opened */
+	map = mmap(out.base, size, PROT_NONE, MAP_SHARED | MAP_FIXED, fd, 0);
 	if (map == MAP_FAILED) {
+		err = errno;
+		step = "cannot map the profile";
+		range_keep();
+		goto fail;
+	}
+	rt_mapped(map, size);
+	if (mprotect(map, size, PROT_READ | PROT_WRITE) != 0) {
 		err = errno;
 		step = "cannot map the profile";
 		goto fail;
@@ -885,7 +919,8 @@ int rt_output_fault(const void *addr)
  * and the file shrink together.  The file is opened again by its name for
  * this, and only if it is still the file created (the runtime holds no
  * descriptor while the program runs): O_PATH and O_NOFOLLOW, fstat, then
- * read-write through /proc/self/fd, so that a device or FIFO put under the
+ * read-write through /proc/thread-self/fd (the calling thread's table: the
+ * wall sampler's is its own), so that a device or FIFO put under the
  * name is never opened.
  */
 static void trim_stacks(struct pct_header *h)
@@ -898,7 +933,7 @@ static void trim_stacks(struct pct_header *h)
 	if (pfd < 0)
 		return;
 	if (fstat(pfd, &st) == 0 && S_ISREG(st.st_mode) && st.st_ino == out.st.st_ino && st.st_dev == out.st.st_dev) {
-		char proc[40] = "/proc/self/fd/", num[12], *d = rt_utoa((uint64_t)pfd, num + sizeof num - 1);
+		char proc[48] = "/proc/thread-self/fd/", num[12], *d = rt_utoa((uint64_t)pfd, num + sizeof num - 1);
 		num[sizeof num - 1] = '\0';
 		strcat(proc, d);
 		int fd = open(proc, O_RDWR | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);

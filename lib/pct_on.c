@@ -233,24 +233,13 @@ void rt_block_signals(void *old)
 	 * wrapper (sig.c), which would take this for the program blocking
 	 * pct's signal and pause the thread's sampling */
 	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, old, (size_t)(_NSIG / 8));
-	rt_open_sigbus(old);
-}
-
-/* async-signal-safe: unblock SIGBUS in the calling thread if mask (its
- * mask now) blocks it; the caller restores the mask it had. */
-void rt_open_sigbus(const void *mask)
-{
-	if (sigismember((const sigset_t *)mask, SIGBUS) == 1) {
-		sigset_t bus;
-		sigemptyset(&bus);
-		sigaddset(&bus, SIGBUS);
-		syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &bus, NULL, (size_t)(_NSIG / 8));
-	}
+	rt_bus_open(old);
 }
 
 void rt_restore_signals(const void *old)
 {
 	syscall(SYS_rt_sigprocmask, SIG_SETMASK, old, NULL, (size_t)(_NSIG / 8));
+	rt_bus_close(old);
 }
 
 /*
@@ -588,12 +577,29 @@ PUBLIC void pct_off(void)
 	}
 	sigset_t old;
 	rt_block_signals(&old);  /* SIGBUS open: the file may be truncated */
+	/* a writer like the handler: not while another thread's mlockall
+	 * holds the range (PROT_NONE for the call, memlock.c) */
+	struct timespec t = { 0, 100000 };
+	int writing = rt_write_begin_any();
+	for (int i = 0; i < 20000 && !writing; i++) {
+		nanosleep(&t, NULL);
+		writing = rt_write_begin_any();
+	}
+	if (!writing) {
+		/* held for 2 s: the range is not to be touched; the file stays
+		 * unfinished, as a killed process's */
+		rt_wall_stop();
+		rt_sampling_disarm();
+		rt_restore_signals(&old);
+		return;
+	}
 	rt_sampling_stop();
 	rt_say_pending();
 	write_empty();
 	if (rt_load_acquire(&rt_g.table_ready))
 		rt_modules_scan_pending();
 	rt_output_finish();
+	rt_write_end();
 	rt_restore_signals(&old);
 }
 
@@ -605,6 +611,12 @@ PUBLIC const char *pct_output_path(void)
 __attribute__((constructor)) static void rt_init(int argc, char **argv, char **envp)
 {
 	rt_sig_resolve();
+	rt_modules_resolve();
+	rt_memlock_resolve();
+	if (rt_limits_resolve)
+		rt_limits_resolve();
+	if (rt_exec_resolve)
+		rt_exec_resolve();
 	/* only a gate: pct_on() reads $PCT itself, with secure_getenv */
 	if (!getenv("PCT"))
 		return;

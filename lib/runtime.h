@@ -55,6 +55,7 @@
 #define RT_STACK_AREA_MB 64            /* $PCT_STACK_AREA default, MiB of stack records */
 #define RT_STACK_AREA_MB_MAX 4096
 #define RT_MAX_RESCANS 256             /* /proc/self/maps reads per process */
+#define RT_MAX_DL_RESCANS 4096         /* ... and after dlopen calls */
 #define RT_AS_HEADROOM (UINT64_C(64) << 20) /* RLIMIT_AS left to the program, at least */
 #define RT_MIN_STACK_AREA (UINT64_C(64) << 10) /* the stack region shrinks to fit no further */
 #define RT_TIME_AREA_KB 32768          /* $PCT_TIME_AREA default, KiB of tick log: 2^21 ticks */
@@ -212,6 +213,8 @@ struct rt_ledger {
 	uint32_t exe_module;
 	uint64_t strings_size;
 	uint64_t strings_used;         /* under module_lock */
+	uint64_t cmdline_offset;       /* the command line the header names, in the pool */
+	uint32_t cmdline_len;
 	uint32_t threads_max;          /* a power of two */
 	uint64_t stacks_size;
 	uint64_t cpu_start_ns;
@@ -353,6 +356,8 @@ void rt_unhold(void);
 /* After any mapping pct makes: under the program's mlockall(MCL_FUTURE)
  * it is locked, and counts against RLIMIT_MEMLOCK, until unlocked here. */
 void rt_mapped(void *p, size_t len);
+/* output.c: does a MAP_FIXED mapping that fails leave the range as it
+ * was (Linux 6.12 and later), rather than unmapped? */
 
 /* pct_on.c: a number of rt_g.cfg, after one warning if its value was bad */
 unsigned rt_config_value(const struct rt_setting *s);
@@ -364,6 +369,8 @@ int rt_modules_add_mapping_of(uintptr_t pc);        /* async-signal-safe */
 int rt_module_find(uintptr_t pc);                   /* async-signal-safe */
 
 int rt_modules_retire_unmapped(void);
+void rt_modules_resolve(void);                      /* the constructor: dlopen's next */
+void rt_modules_after_dlopen(void);                 /* async-signal-safe, each sample */
 
 /* method.c: the choice of the sampling method */
 int rt_method_choose(unsigned hz, int hz_explicit, const char *event);
@@ -419,6 +426,8 @@ int rt_sig_mine(const siginfo_t *si);               /* async-signal-safe */
 void rt_sig_forward(int sig, siginfo_t *si, void *uc); /* async-signal-safe */
 void rt_sig_mask_changed(void);                     /* async-signal-safe */
 void rt_sig_take_back(void);                        /* async-signal-safe */
+void rt_sig_before_exec(void);      /* async-signal-safe: the program's SIG_IGN, in the kernel */
+void rt_sig_exec_failed(void);      /* async-signal-safe: pct's handlers again */
 int rt_sig_vblocked(void);          /* the calling thread blocks pct's signal, as the program sees it */
 void rt_sig_vinherit(int blocked);  /* a new thread: its creator's rt_sig_vblocked() */
 
@@ -426,8 +435,14 @@ void rt_sig_vinherit(int blocked);  /* a new thread: its creator's rt_sig_vblock
 int rt_wall_start(void);
 void rt_wall_stop(void);
 void rt_wall_same_credentials(void);  /* the caller changed its own credentials */
-void rt_wall_before_last_exit(void);  /* a thread of the program ends */
+void rt_wall_main_exits(void);        /* the main thread's pthread_exit */
 int rt_wall_give_way(void);           /* RLIMIT_NPROC: the program needs the samplers' slots */
+
+/* limits.c (the shared library only: weak): its wrappers' next functions */
+void rt_limits_resolve(void) __attribute__((weak));
+void rt_exec_resolve(void) __attribute__((weak));   /* exec.c: the C library's execvp, execvpe */
+/* memlock.c: mlockall's and munlockall's */
+void rt_memlock_resolve(void);
 
 /* threads.c: the program needs the pending signals pct's timers hold */
 int rt_timers_give_back(int n);
@@ -457,7 +472,12 @@ void rt_before_exec(void);
 int rt_status_field(const char *field, uint64_t *a, uint64_t *b); /* async-signal-safe */
 void rt_block_signals(void *old_sigset);            /* async-signal-safe */
 void rt_restore_signals(const void *old_sigset);    /* async-signal-safe */
-void rt_open_sigbus(const void *mask_sigset);       /* async-signal-safe */
+/* sig.c, async-signal-safe: open SIGBUS for pct's writes in a thread whose
+ * mask (the sigset mask, its mask now) blocks it; and, with that mask back
+ * (rt_bus_close), a SIGBUS sent meanwhile, kept by on_bus, is sent again
+ * to be pending as without pct */
+void rt_bus_open(const void *mask_sigset);
+void rt_bus_close(const void *mask_sigset);
 int rt_seccomp_changed(void);                       /* stops sampling if a filter came */
 
 /* warn.c */

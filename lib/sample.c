@@ -443,7 +443,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	}
 	/* SIGBUS open while the handler writes to the mapping (the mask the
 	 * frame restores is the program's) */
-	rt_open_sigbus(&((const ucontext_t *)uc)->uc_sigmask);
+	rt_bus_open(&((const ucontext_t *)uc)->uc_sigmask);
 	if (altstack_short(uc)) {
 		/* a small alternate stack (one set up by a raw system call,
 		 * which sigaltstack() in sig.c does not see): lost, not a fault */
@@ -453,6 +453,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	}
 	if (!rt_load_acquire(&rt_g.table_ready) && rt_output_create() != 0)
 		goto end;
+	rt_modules_after_dlopen();
 	if (self.tid == 0)
 		self.tid = rt_gettid();
 	if (self.slot == 0)
@@ -475,6 +476,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		rt_stack_record(regs, self.slot, n, self.stack_hi, tick);
 	}
 end:
+	rt_bus_close(&((const ucontext_t *)uc)->uc_sigmask);
 	rt_write_end();
 out:
 	errno = saved;
@@ -541,6 +543,8 @@ void rt_sampling_stop(void)
 	rt_arms_drain_all();  /* and then lets go of the rings */
 	struct pct_header *h = rt_g.hdr;
 	struct rt_ledger *l = &rt_g.led;
+	if (h == NULL)
+		return;  /* the range was lost (output.c, range_keep) */
 	const struct rt_method *m = &rt_g.method;
 	uint64_t samples = rt_load(&l->samples), dropped = rt_load(&l->dropped);
 	uint64_t now = cpu_now_ns();

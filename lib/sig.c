@@ -78,6 +78,7 @@ struct vsig {
 	_Atomic int cur;
 };
 static struct vsig vs[VS_N];
+static void (*pct_handler)(int, siginfo_t *, void *);  /* pct's signal's, once installed */
 #define sig_no (vs[VS_PCT].signo)      /* pct's signal once its handler is installed, else 0 */
 
 #ifndef RT_NO_INTERPOSE
@@ -134,15 +135,64 @@ int rt_sig_choose(void)
 
 static void on_bus(int sig, siginfo_t *si, void *uc);
 
-/* pct's kernel disposition of SIGBUS: on_bus, on the alternate stack if
- * the program's own disposition asks for it, so that a program's handler
- * that on_bus calls runs where the program expects. */
+/* The calling thread's SIGBUS that pct opened (rt_bus_open): how many of
+ * pct's sections opened it, and a SIGBUS sent while it was open, kept to
+ * be sent again as pct closes it. */
+static __thread struct {
+	int open;
+	int kept;
+	siginfo_t si;
+} bus __attribute__((tls_model("initial-exec")));
+
+static int requeue(int sig, siginfo_t *si);
+
+void rt_bus_open(const void *mask)
+{
+	if (sigismember((const sigset_t *)mask, SIGBUS) == 1) {
+		sigset_t one;
+		sigemptyset(&one);
+		sigaddset(&one, SIGBUS);
+		bus.open++;
+		syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &one, NULL, (size_t)(_NSIG / 8));
+	}
+}
+
+void rt_bus_close(const void *mask)
+{
+	if (sigismember((const sigset_t *)mask, SIGBUS) != 1 || bus.open <= 0)
+		return;
+	if (--bus.open > 0 || !bus.kept)
+		return;
+	/* blocked again first, so that the signal sent again is pending
+	 * (the program's mask blocks it), as it would have been */
+	sigset_t one;
+	sigemptyset(&one);
+	sigaddset(&one, SIGBUS);
+	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &one, NULL, (size_t)(_NSIG / 8));
+	bus.kept = 0;
+	if (bus.si.si_code == SI_USER || bus.si.si_code == SI_QUEUE) {
+		/* sent to the process again; the kernel lets only the main
+		 * thread send an SI_USER signal to its process
+		 * (rt_sigqueueinfo(2), EPERM), so from another thread it goes
+		 * as SI_QUEUE, with the sender's si_pid and si_uid */
+		if (bus.si.si_code == SI_USER && (pid_t)rt_gettid() != getpid())
+			bus.si.si_code = SI_QUEUE;
+		syscall(SYS_rt_sigqueueinfo, getpid(), SIGBUS, &bus.si);
+	} else {
+		requeue(SIGBUS, &bus.si);
+	}
+}
+
+/* pct's kernel disposition of SIGBUS: on_bus, on the alternate stack and
+ * restarting system calls if the program's own disposition asks for it,
+ * so that a program's handler that on_bus calls runs as the program
+ * expects. */
 static int bus_install(const struct sigaction *prog)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = on_bus;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART | (prog->sa_flags & SA_ONSTACK);
+	sa.sa_flags = SA_SIGINFO | (prog->sa_flags & (SA_ONSTACK | SA_RESTART));
 	sigemptyset(&sa.sa_mask);
 	return real_sigaction(SIGBUS, &sa, NULL);
 }
@@ -181,6 +231,7 @@ int rt_sig_install(int signo, void (*handler)(int, siginfo_t *, void *))
 		rt_warn("cannot install pct's signal handler", NULL, errno);
 		return -1;
 	}
+	pct_handler = handler;
 	rt_store(&sig_no, signo);
 	if (rt_load(&vs[VS_BUS].signo) == 0 && real_sigaction(SIGBUS, NULL, &vs[VS_BUS].v[0]) == 0) {
 		rt_store(&vs[VS_BUS].cur, 0);
@@ -188,6 +239,43 @@ int rt_sig_install(int signo, void (*handler)(int, siginfo_t *, void *))
 			rt_store(&vs[VS_BUS].signo, SIGBUS);
 	}
 	return 0;
+}
+
+/*
+ * Before execve(2) (exec.c): a signal the program ignores stays ignored in
+ * the new program, which inherits SIG_IGN but not handlers; for the signals
+ * whose kernel disposition is pct's, the program's SIG_IGN is put in the
+ * kernel now, and pct's handlers back if the exec fails.
+ */
+void rt_sig_before_exec(void)
+{
+	struct sigaction ign;
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
+	for (int i = 0; i < VS_N; i++) {
+		int sig = rt_load(&vs[i].signo);
+		if (sig && vs[i].v[rt_load(&vs[i].cur)].sa_handler == SIG_IGN)
+			real_sigaction(sig, &ign, NULL);
+	}
+}
+
+void rt_sig_exec_failed(void)
+{
+	struct sigaction sa;
+	for (int i = 0; i < VS_N; i++) {
+		int sig = rt_load(&vs[i].signo);
+		if (sig == 0 || vs[i].v[rt_load(&vs[i].cur)].sa_handler != SIG_IGN)
+			continue;
+		if (i == VS_BUS) {
+			bus_install(&vs[i].v[rt_load(&vs[i].cur)]);
+		} else if (real_sigaction(sig, NULL, &sa) == 0) {
+			sa.sa_sigaction = pct_handler;
+			sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+			sigfillset(&sa.sa_mask);
+			sigdelset(&sa.sa_mask, SIGBUS);
+			real_sigaction(sig, &sa, NULL);
+		}
+	}
 }
 
 /* async-signal-safe: did pct send this signal? */
@@ -317,6 +405,16 @@ static void on_bus(int sig, siginfo_t *si, void *uc)
 {
 	int saved = errno;
 	if (si->si_code > 0 && rt_output_fault(si->si_addr)) {
+		errno = saved;
+		return;
+	}
+	/* sent while pct had it open in a thread whose program blocks it:
+	 * kept, and sent again once pct's section closes it (rt_bus_close) */
+	if (si->si_code <= 0 && bus.open > 0) {
+		if (!bus.kept) {
+			bus.si = *si;
+			bus.kept = 1;
+		}
 		errno = saved;
 		return;
 	}
@@ -587,7 +685,12 @@ PUBLIC int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 	rt_sig_resolve();
 	if (real_sigprocmask == NULL)
 		return errno = ENOSYS, -1;
-	return mask_call(real_sigprocmask, how, set, old);
+	/* errno is the C library's call's: what pct does around it (a
+	 * resume opens events) leaves it alone */
+	int e = errno, rc = mask_call(real_sigprocmask, how, set, old);
+	if (rc == 0)
+		errno = e;
+	return rc;
 }
 
 /* pct's own instances, pending for a moment, are not the program's */
@@ -861,8 +964,14 @@ PUBLIC __attribute__((noreturn)) void pthread_exit(void *ret)
 	static void (*real)(void *);
 	if (real == NULL)
 		real = (void (*)(void *))dlsym(RTLD_NEXT, "pthread_exit");
-	if (rt_gettid() == rt_getpid())
+	if (rt_gettid() == rt_getpid()) {
 		rt_store(&rt_g.main_pthread_exit, 1);
+		/* the wall sampler must never be the process's last thread,
+		 * whose exit(0) runs the atexit handlers and flushes stdio
+		 * with the program's descriptors (the sampler's are its own):
+		 * it ends now, and off-CPU time is not sampled after this */
+		rt_wall_main_exits();
+	}
 	if (real)
 		real(ret);
 	for (;;)

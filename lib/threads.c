@@ -42,10 +42,10 @@
  *     its drain timer is stopped), and freed once pct stops.
  * Where the mapping is refused (the user's perf_event_mlock_kb and then
  * RLIMIT_MEMLOCK, perf_event_open(2)), the descriptor is kept instead,
- * while it is among the lowest eighth of RLIMIT_NOFILE and pct holds fewer
- * than RT_PHASE_FDS, as hardware events' one-shot descriptors are (their
- * count is the only sign that one fired); past that the thread is not
- * sampled, with one warning.
+ * above the soft RLIMIT_NOFILE (held_take), while pct holds fewer than
+ * RT_PHASE_FDS, as hardware events' one-shot descriptors are (their count
+ * is the only sign that one fired); past that, or with no room above the
+ * soft limit, the thread is not sampled, with one warning.
  *
  * Threads are armed
  *   - at start: the calling thread, then every other thread listed in
@@ -70,6 +70,7 @@
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +107,8 @@ struct arm {
 	int have_timer;                /* under tlock: the program may need it back (limits.c) */
 	atomic_flag tlock;
 	_Atomic int draining;          /* 1 while ring is read; 2 once it is let go */
+	_Atomic int let_go;            /* let go of the ring when the drain under way ends */
+	atomic_flag elock;             /* held (signals blocked) while the events and range change */
 	_Atomic uint32_t slot;         /* the thread's slot + 1, once known */
 	_Atomic int paused;            /* the thread blocks pct's signal (sig.c) */
 	int rearm;                     /* its events were freed by a pause: start anew */
@@ -128,6 +131,22 @@ static _Atomic int arms_end;
 
 /* The calling thread's arm + 1, or 0. */
 static __thread int my_arm __attribute__((tls_model("initial-exec")));
+
+/* An arm's events and range change under its elock, with every signal
+ * blocked (its own thread's handler changes them too): its thread at the
+ * end of the first period or at a pause, another thread when pct stops
+ * or steps aside. */
+static void elock_take(struct arm *a, sigset_t *old)
+{
+	rt_block_signals(old);
+	rt_lock(&a->elock);
+}
+
+static void elock_drop(struct arm *a, const sigset_t *old)
+{
+	rt_unlock(&a->elock);
+	rt_restore_signals(old);
+}
 
 /* async-signal-safe */
 uint32_t rt_gettid(void)
@@ -333,20 +352,47 @@ int rt_arm_probe(struct rt_method *m)
 static _Atomic int held_fds;  /* descriptors pct keeps open (EV_HELD, hardware one-shots) */
 static _Atomic int held_warned;
 
-/* async-signal-safe: may pct keep descriptor fd?  Only among the lowest
- * eighth of RLIMIT_NOFILE (numbers are given lowest first), and fewer than
- * RT_PHASE_FDS of them, so that the program's own open() never fails for
- * pct's sake.  Counted in held_fds if so. */
+/* async-signal-safe: keep descriptor fd, an event whose signals go to
+ * its thread (perf_signal_to)?  Fewer than RT_PHASE_FDS are kept, each
+ * moved above the soft RLIMIT_NOFILE, where no open(2) of the program
+ * can reach (the kernel allocates below the soft limit only): the soft
+ * limit is raised for the one fcntl(F_DUPFD), then put back unless the
+ * program changed it meanwhile.  So none is kept when the soft limit is
+ * the hard one, nor while another thread is in that window (a window in
+ * which an open(2) of the program's could go above its limit).  Its
+ * signals then carry the new number.  The kept
+ * descriptor (counted in held_fds), or -1, and fd is closed either way. */
+static atomic_flag nofile_raised = ATOMIC_FLAG_INIT;  /* one thread at a time in the raise */
+
 static int held_take(int fd)
 {
-	struct rlimit nofile;
-	if (getrlimit(RLIMIT_NOFILE, &nofile) != 0 || (rlim_t)fd >= nofile.rlim_cur / 8)
-		return 0;
-	if (rt_add(&held_fds, 1) >= RT_PHASE_FDS) {
+	struct rlimit was, up, now;
+	int kept = -1, mine = 0;
+	if (rt_add(&held_fds, 1) < RT_PHASE_FDS && (mine = !atomic_flag_test_and_set(&nofile_raised)) &&
+	    syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, NULL, &was) == 0 && was.rlim_cur < was.rlim_max &&
+	    was.rlim_cur < (rlim_t)1 << 30) {
+		up = was;
+		up.rlim_cur = was.rlim_max - was.rlim_cur > RT_PHASE_FDS ? was.rlim_cur + RT_PHASE_FDS : was.rlim_max;
+		if (syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, &up, NULL) == 0) {
+			kept = fcntl(fd, F_DUPFD_CLOEXEC, (int)was.rlim_cur);
+			if (syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, NULL, &now) == 0 && now.rlim_cur == up.rlim_cur &&
+			    now.rlim_max == up.rlim_max)
+				syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, &was, NULL);
+		}
+		/* O_ASYNC set again, for the fasync entry to name the new number */
+		if (kept >= 0 && (fcntl(kept, F_SETFL, 0) != 0 || fcntl(kept, F_SETFL, O_ASYNC) != 0)) {
+			close(kept);
+			kept = -1;
+		}
+		if (kept < 0)
+			rt_sub(&held_fds, 1);
+	} else {
 		rt_sub(&held_fds, 1);
-		return 0;
 	}
-	return 1;
+	if (mine)
+		atomic_flag_clear(&nofile_raised);
+	close(fd);
+	return kept;
 }
 
 /* async-signal-safe: close a descriptor pct keeps, if it is still its own
@@ -397,11 +443,12 @@ static void span_clear(struct arm *a)
 #endif
 
 /* async-signal-safe: map event fd at arm a's range (bytes from its start;
- * prot); 0, or -1 if the mapping is refused.  Linux before 6.12 unmaps
- * the range before it asks the event, and leaves a hole when the event
- * refuses (its locked-memory charge): the hole is filled again at once,
- * without replacing anything (since 6.12 the range is as it was, and
- * that finds it so). */
+ * prot); 0, or -1 if the mapping is refused.  Linux unmaps the range
+ * before it asks the event, and leaves a hole when the event refuses (its
+ * locked-memory charge; so on 6.18 too, measured: a MAP_FIXED_NOREPLACE
+ * refill then succeeds): the hole is filled again at once, without
+ * replacing anything; a range that another mapping took meanwhile is
+ * forgotten, never to be touched again. */
 static int span_map(struct arm *a, int fd, size_t bytes, int prot)
 {
 	if (a->span == NULL)
@@ -410,8 +457,12 @@ static int span_map(struct arm *a, int fd, size_t bytes, int prot)
 		return 0;
 	void *p = mmap(a->span, a->span_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
 		       -1, 0);
-	if (p != MAP_FAILED && p != a->span)
-		munmap(p, a->span_size);  /* a kernel before 4.17 took it as a hint */
+	if (p != a->span) {
+		/* taken meanwhile: the program's now, never touched again */
+		if (p != MAP_FAILED)
+			munmap(p, a->span_size);  /* a kernel before 4.17 took it as a hint */
+		a->span = NULL;
+	}
 	return -1;
 }
 
@@ -456,13 +507,12 @@ static int main_start(struct arm *a, const struct rt_method *m)
 		a->ev = EV_MAPPED;
 		return 0;
 	}
-	if (held_take(fd)) {
-		a->fd = fd;
+	if ((fd = held_take(fd)) >= 0) {
+		a->fd = a->sig_fd = fd;
 		a->ev = EV_HELD;
 		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 		return 0;
 	}
-	close(fd);
 	no_room_warning();
 	return -1;
 }
@@ -495,11 +545,10 @@ static int phase_begin(struct arm *a, const struct rt_method *m, uint64_t phase)
 	int mapped = !hw && span_map(a, fd, page_size(), PROT_READ) == 0;
 	if (mapped) {
 		a->phase_ev = EV_MAPPED;
-	} else if (held_take(fd)) {
+	} else if ((fd = held_take(fd)) >= 0) {
 		a->phase_ev = EV_HELD;
-		a->phase_fd = fd;
+		a->phase_fd = a->phase_sig = fd;
 	} else {
-		close(fd);
 		return -1;
 	}
 	/* (a phase of a few ns may end at once: the handler, on this
@@ -552,6 +601,10 @@ static void phase_end(struct arm *a)
 	if (a->phase_ev == EV_HELD)
 		held_close(&a->phase_fd, a->phase_id, 1);
 	a->phase_ev = EV_NONE;
+	if (!rt_load_acquire(&rt_g.sampling)) {
+		span_clear(a);  /* pct stopped: no event from now */
+		return;
+	}
 	if (rt_load(&a->paused)) {
 		span_clear(a);
 		a->rearm = 1;
@@ -579,15 +632,31 @@ static void events_quiet(struct arm *a)
 	}
 }
 
-/* async-signal-safe: let go of arm a's ring (pct stopped), unless a drain
- * holds it: that drain's thread lets go of it at its end. */
+/* async-signal-safe: let go of arm a's ring (pct stopped); a drain that
+ * holds it lets go of it as it ends (ring_release). */
 static void ring_let_go(struct arm *a)
 {
 	int expect = 0;
-	if (rt_load(&a->ring) && rt_cas(&a->draining, &expect, 2)) {
+	if (rt_load(&a->ring) == NULL)
+		return;
+	rt_store(&a->let_go, 1);
+	if (rt_cas(&a->draining, &expect, 2)) {
 		rt_store(&a->ring, NULL);
 		span_clear(a);
 		a->ev = EV_NONE;
+	}
+}
+
+/* Wait until no drain holds arm a's ring, and keep any from holding it
+ * again: before its range is unmapped (a drain of another thread, pct_off's,
+ * may be reading it).  Not in a handler. */
+static void ring_claim_gone(struct arm *a)
+{
+	for (;;) {
+		int expect = 0;
+		if (rt_cas(&a->draining, &expect, 2) || expect == 2)
+			return;
+		sched_yield();
 	}
 }
 
@@ -618,12 +687,17 @@ static void arm_release(int i, int forked)
 		held_close(&a->phase_fd, a->phase_id, !forked);
 	a->ev = a->phase_ev = EV_NONE;
 	timer_drop(a, forked);
+	sigset_t old;
+	elock_take(a, &old);
+	if (!forked)
+		ring_claim_gone(a);  /* (a forked child has no ring: not copied) */
 	rt_store(&a->ring, NULL);
 	if (a->span)
 		munmap(a->span, a->span_size);
 	a->span = NULL;
 	a->ring_size = 0;
 	a->sig_fd = a->phase_sig = -1;
+	elock_drop(a, &old);
 	rt_store(&a->slot, 0);
 	rt_store(&a->used, 0);
 }
@@ -635,17 +709,38 @@ static void arm_release(int i, int forked)
  * perf_event_open(2), "MMAP layout": data_head is read with acquire
  * semantics, data_tail written with release.
  */
+static void span_clear(struct arm *a);
+
+/* async-signal-safe: the drain that held arm a's ring ends: the ring is
+ * free again, or let go of if that was asked meanwhile (ring_let_go). */
+static void ring_release(struct arm *a)
+{
+	if (rt_load(&a->let_go)) {
+		rt_store(&a->ring, NULL);
+		span_clear(a);
+		a->ev = EV_NONE;
+		rt_store(&a->draining, 2);
+	} else {
+		rt_store(&a->draining, 0);
+	}
+}
+
 static int ring_drain(struct arm *a, uint32_t slot)
 {
-	struct perf_event_mmap_page *r = a->ring;
 	int expect = 0, n = 0;
 	sigset_t old;
-	if (r == NULL)
-		return -1;
 	/* a program's handler that siglongjmps out of this one would leave
 	 * draining set, and the ring would never be read again */
 	rt_block_signals(&old);
 	if (!rt_cas(&a->draining, &expect, 1)) {
+		rt_restore_signals(&old);
+		return -1;
+	}
+	/* the ring is read only once it is held: a thread that frees it
+	 * waits for the hold to end (ring_claim_gone) */
+	struct perf_event_mmap_page *r = rt_load_acquire(&a->ring);
+	if (r == NULL) {
+		ring_release(a);
 		rt_restore_signals(&old);
 		return -1;
 	}
@@ -673,7 +768,7 @@ static int ring_drain(struct arm *a, uint32_t slot)
 		tail += h.size;
 	}
 	rt_store_release(rt_shared(&r->data_tail), tail);
-	rt_store(&a->draining, 0);
+	ring_release(a);
 	rt_restore_signals(&old);
 	return n;
 }
@@ -695,9 +790,11 @@ int rt_arm_drain_mine(uint32_t slot)
  * caller's own). */
 static void drain_outside(struct arm *a, const char *name)
 {
-	struct perf_event_mmap_page *r = rt_load_acquire(&a->ring);
-	if (r == NULL || r->data_head == r->data_tail || !rt_write_begin_any())
+	if (rt_load_acquire(&a->ring) == NULL || !rt_write_begin_any())
 		return;
+	/* the file and the thread's slot first, then the drain, which
+	 * holds the ring before it reads it; a ring found empty there costs
+	 * a file that a thread whose samples wait in it would make anyway */
 	if (rt_load_acquire(&rt_g.table_ready) || rt_output_create() == 0) {
 		uint32_t slot = rt_load(&a->slot);
 		if (slot == 0 && (slot = rt_thread_find(a->tid)) == 0)
@@ -713,8 +810,11 @@ void rt_arms_drain_all(void)
 {
 	for (int i = 0, end = rt_load(&arms_end); i < end; i++)
 		if (rt_load(&arms[i].used) == 2) {
+			sigset_t old;
 			drain_outside(&arms[i], "?");
+			elock_take(&arms[i], &old);
 			ring_let_go(&arms[i]);
+			elock_drop(&arms[i], &old);
 		}
 }
 
@@ -736,6 +836,7 @@ int rt_arm_thread(uint32_t tid, int own)
 	a->ring_size = 0;
 	rt_store(&a->ring, NULL);
 	rt_store(&a->draining, 0);
+	rt_store(&a->let_go, 0);
 	a->have_timer = 0;
 	a->rearm = 0;
 	rt_store(&a->paused, 0);
@@ -900,9 +1001,12 @@ int rt_arm_existing_threads(void)
 static void arm_stop(struct arm *a)
 {
 	struct itimerspec off;
+	sigset_t old;
 	memset(&off, 0, sizeof off);
+	elock_take(a, &old);
 	rt_store(&a->paused, 1);
 	events_quiet(a);
+	elock_drop(a, &old);
 	timer_set(a, &off, NULL);
 }
 
@@ -914,8 +1018,12 @@ void rt_disarm_all(int rings)
 	for (int i = 0, end = rt_load(&arms_end); i < end; i++)
 		if (rt_load(&arms[i].used) == 2) {
 			arm_stop(&arms[i]);
-			if (rings)
+			if (rings) {
+				sigset_t old;
+				elock_take(&arms[i], &old);
 				ring_let_go(&arms[i]);
+				elock_drop(&arms[i], &old);
+			}
 		}
 }
 
@@ -960,8 +1068,13 @@ void rt_arm_timer_mine(void)
 	struct arm *a = arm_mine(0);
 	if (a == NULL || a->phase_ev == EV_NONE || rt_load(&a->phase_spent))
 		return;
-	if (phase_fired(a) && !rt_xchg(&a->phase_spent, 1))
-		phase_end(a);
+	if (phase_fired(a) && !rt_xchg(&a->phase_spent, 1)) {
+		sigset_t old;
+		elock_take(a, &old);
+		if (a->phase_ev != EV_NONE)
+			phase_end(a);
+		elock_drop(a, &old);
+	}
 }
 
 /*
@@ -979,8 +1092,11 @@ int rt_arm_overflow_mine(int fd)
 		return 1;
 	if (rt_xchg(&a->phase_spent, 1))
 		return 0;  /* found fired already (its signal late, not lost) */
+	sigset_t old;
+	elock_take(a, &old);
 	if (a->phase_ev != EV_NONE)
 		phase_end(a);
+	elock_drop(a, &old);
 	return 1;
 }
 
@@ -1022,8 +1138,11 @@ int rt_arm_pause_mine(int pause)
 	rt_store(&a->paused, pause);
 	if (rt_g.method.mechanism != PCT_MECH_PERF)
 		return 1;
+	sigset_t old;
+	elock_take(a, &old);
 	if (pause) {
 		events_quiet(a);
+		elock_drop(a, &old);
 		return 1;
 	}
 	/* resumed: a one-shot event kept (hardware) that fired meanwhile, its
@@ -1038,6 +1157,7 @@ int rt_arm_pause_mine(int pause)
 	} else if (a->rearm && a->ev == EV_NONE) {
 		events_begin(a, &rt_g.method);
 	}
+	elock_drop(a, &old);
 	return 1;
 }
 
@@ -1081,13 +1201,14 @@ void rt_arms_release_ranges(void)
 {
 	for (int i = 0, end = rt_load(&arms_end); i < end; i++)
 		if (rt_load(&arms[i].used) == 2 && arms[i].span) {
-			int expect = 0;
-			if (rt_load(&arms[i].ring) && !rt_cas(&arms[i].draining, &expect, 2))
-				continue;  /* a drain holds it: left */
+			sigset_t old;
+			elock_take(&arms[i], &old);
+			ring_claim_gone(&arms[i]);
 			rt_store(&arms[i].ring, NULL);
 			munmap(arms[i].span, arms[i].span_size);
 			arms[i].span = NULL;
 			arms[i].ev = arms[i].phase_ev = EV_NONE;
+			elock_drop(&arms[i], &old);
 		}
 }
 
@@ -1105,6 +1226,36 @@ void rt_arms_forget_after_fork(void)
 	my_arm = 0;
 }
 
+/* ---- pthread_create() ---- */
+
+typedef int create_fn(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+
+/* The C library's pthread_create: the next definition after pct's, or in
+ * libpct.a, which has no wrapper (a static program could not reach the
+ * C library's past it), the function itself. */
+#ifndef RT_NO_INTERPOSE
+static create_fn *real_create(void)
+{
+	static create_fn *real;
+	if (real == NULL)
+		real = (create_fn *)dlsym(RTLD_NEXT, "pthread_create");
+	return real;
+}
+#else
+static create_fn *real_create(void)
+{
+	return pthread_create;
+}
+#endif
+
+/* glibc's pthread_create, for pct's own thread, which is not armed. */
+int rt_thread_spawn(void *thread, const void *attr, void *(*fn)(void *), void *arg)
+{
+	create_fn *real = real_create();
+	return real ? real(thread, attr, fn, arg) : EAGAIN;
+}
+
+#ifndef RT_NO_INTERPOSE
 /* ---- pthread_create() ---- */
 
 /* What a new thread needs from its creator, in a fixed pool rather than
@@ -1137,7 +1288,6 @@ static struct start *start_take(void)
 static void thread_done(void *unused)
 {
 	(void)unused;
-	rt_wall_before_last_exit();
 	int i = my_arm - 1;
 	my_arm = 0;  /* from here the handler leaves the ring to this code */
 	if (i >= 0 && rt_load(&arms[i].used) == 2 && arms[i].tid == rt_gettid()) {
@@ -1181,27 +1331,12 @@ static void *thread_start(void *p)
 	return ret;
 }
 
-typedef int create_fn(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
-
-static create_fn *real_create(void)
-{
-	static create_fn *real;
-	if (real == NULL)
-		real = (create_fn *)dlsym(RTLD_NEXT, "pthread_create");
-	return real;
-}
-
-/* glibc's pthread_create, for pct's own thread, which is not armed. */
-int rt_thread_spawn(void *thread, const void *attr, void *(*fn)(void *), void *arg)
-{
-	create_fn *real = real_create();
-	return real ? real(thread, attr, fn, arg) : EAGAIN;
-}
-
 /*
  * pthread_create(3), with the new thread armed for sampling while pct is
  * on; otherwise exactly glibc's.  If the pool of starts is empty (4096
  * threads created and not yet running), the thread is created unarmed.
+ * Not in libpct.a: a static program's threads are armed only if they
+ * existed when sampling started.
  */
 PUBLIC int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
@@ -1230,3 +1365,4 @@ PUBLIC int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(
 		rt_store(&st->used, 0);
 	return rc;
 }
+#endif

@@ -337,11 +337,10 @@ static void end_if_main_gone(int dirfd, int alone)
 		return;
 	if (rt_load(&rt_g.main_pthread_exit)) {
 		/* glibc ends the process with exit(0) when its last thread
-		 * ends, and counts the sampler: a thread pct's pthread_create()
-		 * made stops the sampler before it ends (rt_wall_before_last_exit);
-		 * left alone all the same (the last thread was not one of those),
-		 * the sampler ends the process with status 0, without the
-		 * atexit handlers and stdio, whose descriptors are gone */
+		 * ends, and counts the sampler, which the main thread's
+		 * pthread_exit stopped (rt_wall_main_exits); left alone all
+		 * the same (a static program), the sampler ends the process
+		 * with status 0, without the atexit handlers and stdio */
 		if (alone) {
 			pct_off();
 			syscall(SYS_exit_group, 0);
@@ -362,10 +361,18 @@ static void *wall_main(void *arg)
 	(void)arg;
 	sigset_t old;
 	rt_block_signals(&old);
+	rt_bus_close(&old);  /* this thread's SIGBUS is opened for its passes only */
 	/* but glibc's own (32, 33): setuid(2) and kin in a threaded process
 	 * make every thread take SIGSETXID, and abort if one does not */
 	uint64_t internal = (1ULL << 31) | (1ULL << 32);
 	syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &internal, NULL, sizeof internal);
+	/* and SIGBUS blocked but in its passes (rt_bus_open), so that one sent
+	 * to the process while the program's threads block it stays pending
+	 * instead of being taken here */
+	sigset_t with_bus;
+	sigemptyset(&with_bus);
+	sigaddset(&with_bus, SIGBUS);
+	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &with_bus, NULL, (size_t)(_NSIG / 8));
 	prctl(PR_SET_NAME, "pct-wall");
 	uint32_t me = rt_gettid();
 	rt_store(&rt_g.wall_tid, (int)me);
@@ -403,9 +410,16 @@ static void *wall_main(void *arg)
 		}
 		uint64_t cost = rt_thread_cpu_ns(me);
 		int record = rt_write_begin();
-		unsigned others = sample_blocked(dirfd, me, n, period, record, list);
 		if (record)
+			rt_bus_open(&with_bus);
+		unsigned others = sample_blocked(dirfd, me, n, period, record, list);
+		if (record) {
+			/* blocked again (rt_bus_close does so only to send a kept
+			 * one: a handler's mask comes back at its return) */
+			syscall(SYS_rt_sigprocmask, SIG_BLOCK, &with_bus, NULL, (size_t)(_NSIG / 8));
+			rt_bus_close(&with_bus);
 			rt_write_end();
+		}
 		cost = rt_thread_cpu_ns(me) - cost;
 		if (cost > period / 8)  /* at most an eighth of one CPU */
 			next = now + cost * 8;
@@ -460,10 +474,13 @@ int rt_wall_start(void)
 	pthread_attr_init(&a);
 	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&a, 64 * 1024);
-	/* born with every signal blocked: none can land in it even before
-	 * it runs */
-	sigset_t old;
+	/* born with every signal blocked, SIGBUS too (the thread opens it
+	 * for its passes only): none can land in it even before it runs */
+	sigset_t old, bus;
 	rt_block_signals(&old);
+	sigemptyset(&bus);
+	sigaddset(&bus, SIGBUS);
+	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &bus, NULL, (size_t)(_NSIG / 8));
 	int rc = rt_thread_spawn(&t, &a, wall_main, NULL);
 	rt_restore_signals(&old);
 	pthread_attr_destroy(&a);
@@ -488,19 +505,10 @@ static int sampler_stop_wait(void)
 	return 1;
 }
 
-/*
- * A thread of the program ends (threads.c, its cleanup) after the main
- * thread ended with pthread_exit(3): if it is the last but the sampler,
- * the sampler ends first, so that this thread is glibc's last, whose
- * exit(0) runs the atexit handlers and flushes stdio with the program's
- * descriptors (the sampler's table is its own, and the program's is gone
- * once its last thread is).
- */
-void rt_wall_before_last_exit(void)
+/* The main thread calls pthread_exit(3) (sig.c): the sampler ends first. */
+void rt_wall_main_exits(void)
 {
-	uint64_t threads = 0, unused;
-	if (rt_load(&rt_g.main_pthread_exit) && rt_load(&rt_g.wall_alive) && rt_g.led.pid == rt_getpid() &&
-	    rt_status_field("Threads", &threads, &unused) == 0 && threads <= 3)
+	if (rt_g.led.pid == rt_getpid())
 		sampler_stop_wait();
 }
 

@@ -18,6 +18,14 @@ need="$need libncurses-dev tmux"
 need="$need debuginfod"
 # the Debian package build and its check (e2e 119, make check-package)
 need="$need debhelper dpkg-dev lintian fakeroot"
+# what the tests would otherwise install themselves while other tests run
+# (tests/run.sh -j): glibc's debug files (e2e 17), the aarch64 cross tools
+# and qemu-user (e2e 116), musl (e2e 117), gdb (e2e 129)
+need="$need libc6-dbg gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user musl-tools gdb"
+# g++ for the multi-threaded C++ program, libopenh264's nasm kernels
+# (exported untyped), numpy in a venv, and gcc's cc1 as real programs
+# against perf (e2e 140-148)
+need="$need g++ libopenh264-7 gcc python3-numpy python3-venv"
 [ "${1:-}" = bench ] && need="$need libgoogle-perftools4 python3-dbg"
 missing=
 for p in $need; do

@@ -341,7 +341,7 @@ int cmd_flame(int argc, char **argv)
 		side_load(&sets[0], argv + optind, nfiles, "");
 	}
 	struct flametree ft;
-	flametree_build(&ft, &sets[0], diff ? &sets[1] : NULL, CS_GRAPH_INLINES, FLAMETREE_PRUNE_PERCENT);
+	flametree_build(&ft, &sets[0], diff ? &sets[1] : NULL, 0, FLAMETREE_PRUNE_PERCENT);
 	const struct cs_graph *g = &ft.g[diff], *gb = &ft.g[0];
 	struct tree t = { 0 };
 	tree_from(&t, &ft, diff);

@@ -114,14 +114,15 @@ static int take_graph_option(int *argc, char **argv, const char **fn)
 	return callees;
 }
 
-/* The distinct names of the graph's functions, for name_match. */
+/* The distinct names of the graph's functions, for name_match: an
+ * inlined function's own (callstack_neighbours matches it so). */
 static const char **graph_names(const struct cs_graph *g, size_t *n)
 {
-	const char **names = xmalloc((g->ngroups ? g->ngroups : 1) * sizeof *names);
+	const char **names = xmalloc((g->nfuncs ? g->nfuncs : 1) * sizeof *names);
 	struct agg seen = { .nkeys = 1 };
 	*n = 0;
 	for (size_t f = 0; f < g->nfuncs; f++) {
-		char *name = (char *)g->funcs[f].name;
+		char *name = (char *)g->funcs[f].bare;
 		if (agg_find(&seen, &name) < 0) {
 			agg_add(&seen, &name, 0);
 			names[(*n)++] = name;

@@ -26,12 +26,19 @@ struct agg {
 	uint64_t total;                /* sum of rows[].samples */
 	uint32_t *slots;               /* hash table of row numbers + 1; 0 is empty */
 	size_t nslots;
+	int stale;                     /* slots do not hold every row (rows added in order, or
+					  moved by agg_sort): rebuilt on next use */
+	int ordered;                   /* every row was added in ascending key order (agg_add) */
 	struct agg_store *store;       /* where the keys live (aggregate.c) */
 };
 
 /* Add samples to the row whose key is key[0..nkeys), creating it;
- * returns its number (valid until agg_sort). */
+ * returns its number (valid until agg_sort).  Keys given in ascending
+ * order (agg_sort's, column by column) cost no hashing. */
 size_t agg_add(struct agg *a, char *const *key, uint64_t samples);
+/* Room for n rows, so that adding up to n rows moves none: for a table
+ * of about as many rows as its input has. */
+void agg_reserve(struct agg *a, size_t n);
 /* Add samples to row number row (agg_add's), as agg_add of its key. */
 void agg_add_to(struct agg *a, size_t row, uint64_t samples);
 /* The number of the row whose key is key[0..nkeys), or -1. */

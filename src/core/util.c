@@ -6,8 +6,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "escape.h"
 #include "util.h"
@@ -195,6 +199,32 @@ uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ ((const unsigned char *)p)[i]) * FNV1A_PRIME;
 	return h;
+}
+
+static uint64_t splitmix(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= UINT64_C(0xbf58476d1ce4e5b9);
+	x ^= x >> 27;
+	x *= UINT64_C(0x94d049bb133111eb);
+	return x ^ (x >> 31);
+}
+
+uint64_t hash_start(void)
+{
+	static uint64_t key;
+	static int ready;
+	if (!ready) {
+		if (getrandom(&key, sizeof key, GRND_NONBLOCK) != (ssize_t)sizeof key)
+			key = (uint64_t)time(NULL) * UINT64_C(0x9e3779b97f4a7c15) ^ (uint64_t)getpid() ^ (uintptr_t)&key;
+		ready = 1;
+	}
+	return key;
+}
+
+uint64_t hash_mix(uint64_t h, uint64_t v)
+{
+	return splitmix(h ^ splitmix(v + UINT64_C(0x9e3779b97f4a7c15)));
 }
 
 uint64_t module_hash(const char *path, const uint8_t *build_id, size_t build_id_len)

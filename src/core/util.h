@@ -95,6 +95,16 @@ void put_tsv_field(const char *s, FILE *out);
 #define FNV1A_PRIME UINT64_C(0x100000001b3)
 uint64_t fnv1a(uint64_t h, const void *p, size_t n);
 
+/*
+ * h updated with v by a hash keyed with a secret of this process
+ * (getrandom; splitmix64's finalizer over the mixed words), for tables
+ * keyed by 64 bits that a profile chooses (its addresses): without the
+ * key, no input can be made whose keys collide and whose every insertion
+ * then probes the ones before it.  Start from hash_start().
+ */
+uint64_t hash_start(void);
+uint64_t hash_mix(uint64_t h, uint64_t v);
+
 /* A module's key: FNV-1a of its path, a NUL and its build-id. */
 uint64_t module_hash(const char *path, const uint8_t *build_id, size_t build_id_len);
 

@@ -6,6 +6,7 @@
 #include "export.h"
 #include "stats.h"
 #include "symtab.h"
+#include "u64map.h"
 #include "util.h"
 
 void export_frame(const struct pset *s, const struct cs_stack *st, size_t k, struct pset_addr *out)
@@ -22,6 +23,73 @@ void export_frame(const struct pset *s, const struct cs_stack *st, size_t k, str
 	out->unplaced = 1;
 	out->module = pset_module_at(s, st->profile, f->pc, &off);
 	out->addr = out->module == PSET_NO_MODULE ? f->pc : off;
+}
+
+struct arcs {
+	const struct pset *s;
+	struct export_arc *v;
+	size_t n, cap;
+	struct u64map index;           /* hash of the arc (+ k on collision) -> v index + 1 */
+	size_t *stamp;                 /* [arc] the stack that last counted it, + 1 */
+	size_t stacks;                 /* stacks met */
+};
+
+static int same_place(const struct pset_addr *a, const struct pset_addr *b)
+{
+	return a->module == b->module && a->addr == b->addr && a->unplaced == b->unplaced;
+}
+
+static void arcs_add(struct arcs *a, const struct export_arc *x)
+{
+	uint64_t h = hash_mix(hash_mix(hash_mix(hash_start(), x->from.addr), x->to.addr),
+			      (uint64_t)x->from.module << 32 ^ x->to.module ^ (uint64_t)x->from.unplaced << 63 ^
+			      (uint64_t)x->to.unplaced << 62);
+	for (;; h++) {
+		uint64_t *slot = u64map_get(&a->index, h);
+		if (slot == NULL)
+			break;
+		struct export_arc *y = &a->v[*slot - 1];
+		if (same_place(&y->from, &x->from) && same_place(&y->to, &x->to)) {
+			if (a->stamp[*slot - 1] != a->stacks) {  /* once per stack */
+				a->stamp[*slot - 1] = a->stacks;
+				y->from.samples += x->from.samples;
+			}
+			return;
+		}
+	}
+	grow(&a->v, &a->cap, a->n + 1, sizeof *a->v);
+	a->stamp = xrealloc(a->stamp, a->cap * sizeof *a->stamp);
+	a->v[a->n] = *x;
+	a->stamp[a->n] = a->stacks;
+	*u64map_slot(&a->index, h) = ++a->n;
+}
+
+/* callstack_each's callback: the stack's arcs */
+static void stack_arcs(const struct cs_stack *st, void *arg)
+{
+	struct arcs *a = arg;
+	a->stacks++;
+	for (size_t k = 0; k + 1 < st->nframes; k++) {
+		struct export_arc x;
+		struct symbol sym;
+		export_frame(a->s, st, k, &x.to);
+		export_frame(a->s, st, k + 1, &x.from);
+		if (!x.to.unplaced &&
+		    symtab_function_at(pset_symtab(&a->s->mods[x.to.module]), x.to.addr, &sym) == 0)
+			x.to.addr = sym.start;
+		arcs_add(a, &x);
+	}
+}
+
+void export_arcs(const struct pset *s, struct export_arc **out, size_t *n)
+{
+	struct arcs a = { .s = s };
+	if (callstack_present(s))
+		callstack_each(s, stack_arcs, &a);
+	u64map_free(&a.index);
+	free(a.stamp);
+	*out = a.v;
+	*n = a.n;
 }
 
 const char *export_function_file(struct symtab *st, uint64_t fn_start)

@@ -3,7 +3,7 @@
  *
  * Each exporter writes the summed set s to out and returns 0, or -1 with a
  * message in err.  Their sources:
- *   gmon        GNU gmon.out, histogram records (glibc gmon/sys/gmon_out.h;
+ *   gmon        GNU gmon.out, a histogram record and call arcs (glibc gmon/sys/gmon_out.h;
  *               the gprof manual, "gmon.out File Format")
  *   gperftools  the legacy CPU profile (gperftools docs/cpuprofile-fileformat.html)
  *   pprof       gzipped profile.proto (github.com/google/pprof proto/profile.proto,
@@ -34,6 +34,25 @@ struct cs_frame;
  * is its return address - 1 (callstack.h).
  */
 void export_frame(const struct pset *s, const struct cs_stack *st, size_t k, struct pset_addr *out);
+
+/*
+ * A call arc of the set's stacks, between two adjacent unwound frames
+ * (functions of symbols: the formats that take arcs, gmon and callgrind,
+ * have no inlined frames): from the caller frame (export_frame's place,
+ * its return address - 1) to the callee function (its place, addr the
+ * start of its symbol's function, or the frame's own address where no
+ * symbol names it), with the samples whose stack holds it.  A stack
+ * counts once for each arc it holds however often it repeats it (a
+ * recursion), as `pct report --callers` counts a function's caller once
+ * per stack; so the arcs into a function that does not recur, summed by
+ * caller, are the rows of `pct report --callers` for it.
+ */
+struct export_arc {
+	struct pset_addr from, to;     /* from.samples: the arc's samples */
+};
+/* Every arc of the set's stacks (callstack_each), in *out (malloc'd, *n of
+ * them), in the order first met. */
+void export_arcs(const struct pset *s, struct export_arc **out, size_t *n);
 
 struct symtab;
 

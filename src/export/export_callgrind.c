@@ -100,48 +100,6 @@ static void locate(const struct pset *s, uint32_t module, uint64_t addr, int unp
 	}
 }
 
-/* A call arc: from a call site (the call instruction, or its caller's
- * frame address when that cannot be decoded) to a callee function. */
-struct arc {
-	struct pset_addr from, to;     /* to.addr: the callee function's start */
-};
-
-struct arcs {
-	struct arc *v;
-	size_t n, cap;
-	struct u64map index;           /* hash of the arc -> v index (chained by linear scan on collision) */
-};
-
-static int same_place(const struct pset_addr *a, const struct pset_addr *b)
-{
-	return a->module == b->module && a->addr == b->addr && a->unplaced == b->unplaced;
-}
-
-static void arcs_add(struct arcs *a, const struct arc *x)
-{
-	uint64_t h = (x->from.addr * 0x9e3779b97f4a7c15u) ^ (x->to.addr * 0xff51afd7ed558ccdu) ^
-		     ((uint64_t)x->from.module << 32) ^ x->to.module ^ ((uint64_t)x->from.unplaced << 63) ^
-		     ((uint64_t)x->to.unplaced << 62);
-	for (;; h++) {
-		uint64_t *slot = u64map_get(&a->index, h);
-		if (slot == NULL)
-			break;
-		struct arc *y = &a->v[*slot];
-		if (same_place(&y->from, &x->from) && same_place(&y->to, &x->to)) {
-			y->from.samples += x->from.samples;
-			return;
-		}
-	}
-	grow(&a->v, &a->cap, a->n + 1, sizeof *a->v);
-	a->v[a->n] = *x;
-	*u64map_slot(&a->index, h) = a->n++;
-}
-
-struct collect {
-	const struct pset *s;
-	struct arcs *arcs;
-};
-
 /* The call instruction of a caller frame whose address is its return
  * address - 1 (callstack.h), else that address. */
 static uint64_t call_site(const struct pset *s, const struct pset_addr *caller)
@@ -160,21 +118,6 @@ static uint64_t call_site(const struct pset *s, const struct pset_addr *caller)
 	return caller->addr;
 }
 
-static void collect_arcs(const struct cs_stack *st, void *arg)
-{
-	struct collect *c = arg;
-	for (size_t k = 0; k + 1 < st->nframes; k++) {
-		struct arc x;
-		struct place pl;
-		export_frame(c->s, st, k, &x.to);
-		export_frame(c->s, st, k + 1, &x.from);
-		locate(c->s, x.to.module, x.to.addr, x.to.unplaced, &pl);
-		free(pl.buf);
-		x.to.addr = pl.fn_start;
-		arcs_add(c->arcs, &x);
-	}
-}
-
 static int by_place(const void *a, const void *b)
 {
 	const struct pset_addr *x = a, *y = b;
@@ -187,7 +130,7 @@ static int by_place(const void *a, const void *b)
 
 static int arc_by_from(const void *a, const void *b)
 {
-	const struct arc *x = a, *y = b;
+	const struct export_arc *x = a, *y = b;
 	return by_place(&x->from, &y->from);
 }
 
@@ -228,14 +171,12 @@ int export_callgrind(const struct pset *s, FILE *out, char *err, size_t errlen)
 	size_t n;
 	uint64_t total = pset_addresses_all(s, &addrs, &n);
 	sort(addrs, n, sizeof *addrs, by_place);
-	struct arcs arcs = { 0 };
-	if (callstack_present(s)) {
-		struct collect c = { s, &arcs };
-		callstack_each(s, collect_arcs, &c);
-		for (size_t k = 0; k < arcs.n; k++)
-			arcs.v[k].from.addr = call_site(s, &arcs.v[k].from);
-		sort(arcs.v, arcs.n, sizeof *arcs.v, arc_by_from);
-	}
+	struct export_arc *arcs;
+	size_t narcs;
+	export_arcs(s, &arcs, &narcs);
+	for (size_t k = 0; k < narcs; k++)
+		arcs[k].from.addr = call_site(s, &arcs[k].from);
+	sort(arcs, narcs, sizeof *arcs, arc_by_from);
 	const struct profile *p0 = &s->profiles[0];
 	uint64_t all = s->total + s->dropped;
 	fprintf(out, "# callgrind format\nversion: 1\ncreator: pct\n");
@@ -268,8 +209,8 @@ int export_callgrind(const struct pset *s, FILE *out, char *err, size_t errlen)
 		prev = pl;
 	}
 	/* calls: grouped under their caller's function, after the costs */
-	for (size_t k = 0; k < arcs.n; k++) {
-		const struct arc *x = &arcs.v[k];
+	for (size_t k = 0; k < narcs; k++) {
+		const struct export_arc *x = &arcs[k];
 		struct place from, to;
 		locate(s, x->from.module, x->from.addr, x->from.unplaced, &from);
 		locate(s, x->to.module, x->to.addr, x->to.unplaced, &to);
@@ -294,8 +235,7 @@ int export_callgrind(const struct pset *s, FILE *out, char *err, size_t errlen)
 	agg_free(&obs);
 	agg_free(&fls);
 	agg_free(&fns);
-	free(arcs.v);
-	u64map_free(&arcs.index);
+	free(arcs);
 	free(addrs);
 	if (ferror(out)) {
 		snprintf(err, errlen, "export: write error");

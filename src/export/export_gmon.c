@@ -1,13 +1,16 @@
 /*
  * export_gmon.c - a GNU gmon.out holding one histogram record of the main
- * executable, for `gprof -b -p PROG gmon.out`.
+ * executable and, with -g stacks, its call arcs, for `gprof -b PROG
+ * gmon.out`.
  *
  * The layout is gmon_out.h's (glibc, gmon/sys/gmon_out.h; the gprof manual,
  * "gmon.out File Format"): a 20-byte header, "gmon", version 1 and 12
  * spare bytes; then a GMON_TAG_TIME_HIST (0) tag byte, the histogram
  * header (low_pc and high_pc, pointer-sized; hist_size and prof_rate,
- * 4 bytes; dimen, 15 bytes; dimen_abbrev, 1) and hist_size 16-bit bins,
- * all in this machine's byte order.
+ * 4 bytes; dimen, 15 bytes; dimen_abbrev, 1) and hist_size 16-bit bins;
+ * then one GMON_TAG_CG_ARC (1) tag byte and record per arc (from_pc and
+ * self_pc, pointer-sized; count, 4 bytes); all in this machine's byte
+ * order.
  *
  * Addresses are link-time addresses, the load bias of a PIE removed (as
  * glibc >= 2.27 writes them), so gprof matches them with the executable's
@@ -34,8 +37,48 @@
 #define GMON_MAGIC "gmon"
 #define GMON_VERSION 1
 #define GMON_TAG_TIME_HIST 0
+#define GMON_TAG_CG_ARC 1
 #define GMON_BIN_BYTES 2               /* sizeof(UNIT), gprof hist.c: its bins are in 16-bit units */
 #define GMON_HIST_SPAN (16u << 20)     /* bytes a histogram covers at 2 bytes per bin */
+
+/*
+ * The call arcs of the -g stacks between two functions of the executable
+ * (export_arcs), one GMON_TAG_CG_ARC record each: from_pc, the caller's
+ * return address - 1 (in its body), self_pc, the callee's start, both
+ * link-time and pointer-sized, and a 32-bit count: the arc's samples,
+ * which gprof shows as calls.  gprof propagates a function's time to its
+ * callers in proportion to these counts.  An arc with another module at
+ * either end is left out (gprof reads one executable's symbols), and so is
+ * one into a PLT stub.
+ */
+static void write_arcs(const struct pset *s, uint32_t exe, FILE *out)
+{
+	struct export_arc *arcs;
+	size_t n, cut = 0;
+	export_arcs(s, &arcs, &n);
+	for (size_t i = 0; i < n; i++) {
+		const struct export_arc *a = &arcs[i];
+		struct symbol sym;
+		if (a->from.module != exe || a->to.module != exe || a->from.unplaced || a->to.unplaced)
+			continue;
+		/* gprof knows no PLT stubs: it would name one by the symbol
+		 * before it (_init) */
+		if (symtab_function_at(pset_symtab(&s->mods[exe]), a->to.addr, &sym) == 0 && symbol_is_plt(sym.name))
+			continue;
+		unsigned char tag = GMON_TAG_CG_ARC;
+		uintptr_t from_pc = (uintptr_t)a->from.addr, self_pc = (uintptr_t)a->to.addr;
+		uint32_t count = a->from.samples > UINT32_MAX ? UINT32_MAX : (uint32_t)a->from.samples;
+		cut += a->from.samples > UINT32_MAX;
+		fwrite(&tag, 1, 1, out);
+		fwrite(&from_pc, sizeof from_pc, 1, out);
+		fwrite(&self_pc, sizeof self_pc, 1, out);
+		fwrite(&count, sizeof count, 1, out);
+	}
+	if (cut)
+		note("export: %zu gmon arcs hold more than 4294967295 samples and are cut to it "
+		     "(gmon.out counts are 32-bit)", cut);
+	free(arcs);
+}
 
 int export_gmon(const struct pset *s, FILE *out, char *err, size_t errlen)
 {
@@ -128,6 +171,7 @@ int export_gmon(const struct pset *s, FILE *out, char *err, size_t errlen)
 	fwrite(dimen, 1, sizeof dimen, out);
 	fwrite(&abbrev, 1, 1, out);
 	fwrite(bins, sizeof *bins, nbins, out);
+	write_arcs(s, exe, out);
 	free(bins);
 	free(wide);
 	free(addrs);

@@ -16,8 +16,11 @@
  * the absolute address in hex, the function and the offset in it (the
  * link-time address minus the symbol's start), and the module's path; a
  * PC no symbol names is "[unknown]", one outside every module in
- * "([unknown])".  Without -g stacks a sample has its PC alone.  Names are
- * escaped (escape.h).
+ * "([unknown])".  A function inlined at a frame's address is a line of
+ * its own above it, at the same address and offset, its module
+ * "(inlined)", as perf prints it (the stack model's frames,
+ * callstack_model).  Without -g stacks a sample has its PC alone.  Names
+ * are escaped (escape.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +71,7 @@ int export_perfscript(const struct pset *s, FILE *out, char *err, size_t errlen)
 	}
 	sort(w, n, sizeof *w, when_cmp);
 	double period = t.period > 0 ? t.period : 1;
+	struct cs_mframe *mf = xmalloc(CALLSTACK_MAX_FRAMES * sizeof *mf);
 	for (size_t i = 0; i < n; i++) {
 		const struct profile *p = &s->profiles[w[i].prof];
 		const struct profile_tick *tk = &p->ticks[w[i].tick];
@@ -86,15 +90,22 @@ int export_perfscript(const struct pset *s, FILE *out, char *err, size_t errlen)
 		fprintf(out, " %u/%u %llu.%06llu: %.0f %s:\n", p->hdr.pid, th ? p->threads[th - 1].tid : 0,
 			(unsigned long long)(w[i].ns / 1000000000), (unsigned long long)(w[i].ns % 1000000000 / 1000),
 			(double)tk->weight * period, event_name(p->hdr.event));
-		for (size_t k = 0; k < nf; k++) {
+		size_t m = callstack_model(s, fr, nf, mf);
+		for (size_t k = m; k-- > 0;) {
+			const struct cs_frame *f = mf[k].f;
 			struct export_place pl;
-			export_place(s, w[i].prof, &fr[k], &pl);
-			fprintf(out, "\t%16llx ", (unsigned long long)fr[k].pc);
-			if (pl.name) {
-				esc_fputs(pl.name, out);
-				fprintf(out, "+0x%llx", (unsigned long long)(pl.addr - pl.start));
+			export_place(s, w[i].prof, f, &pl);
+			fprintf(out, "\t%16llx ", (unsigned long long)f->pc);
+			if (mf[k].inlined || pl.name) {
+				esc_fputs(mf[k].inlined ? mf[k].inl.name : pl.name, out);
+				if (pl.name)
+					fprintf(out, "+0x%llx", (unsigned long long)(pl.addr - pl.start));
 			} else {
 				fputs("[unknown]", out);
+			}
+			if (mf[k].inlined) {  /* as perf marks an inlined function's frame */
+				fputs(" (inlined)\n", out);
+				continue;
 			}
 			fputs(" (", out);
 			esc_fputs(pl.module == PSET_NO_MODULE ? "[unknown]" : s->mods[pl.module].path, out);
@@ -103,6 +114,7 @@ int export_perfscript(const struct pset *s, FILE *out, char *err, size_t errlen)
 		fputc('\n', out);
 	}
 	free(w);
+	free(mf);
 	export_timed_free(&t);
 	return 0;
 }

@@ -11,8 +11,11 @@
  * location is a link-time address moved by that mapping's load bias, with
  * one Line per function holding it, innermost inlined function first and
  * the symbol's function last (profile.proto's Location.line, as
- * perf_to_profile writes it): functions and source lines from the
- * module's symbols and DWARF, so pprof needs no binaries to name them.  A
+ * perf_to_profile writes it; the inlined functions of the stack model,
+ * callstack_inlines): functions and source lines from the module's
+ * symbols and DWARF, so pprof needs no binaries to name them, and the
+ * mapping says so (has_functions, has_filenames, has_line_numbers,
+ * has_inline_frames).  A
  * sample in a module whose file cannot be read keeps its address in the
  * module's mapping, with no Line; one outside every module, its address
  * with no mapping.  With -g each stack record is a sample, leaf first;
@@ -127,7 +130,7 @@ static void add_line(struct pp *pp, Perftools__Profiles__Location *l, uint32_t m
  */
 static uint64_t location_id(struct pp *pp, uint32_t module, uint64_t addr, int unplaced)
 {
-	uint64_t key = ((uint64_t)module << 48) ^ addr ^ ((uint64_t)unplaced << 47);
+	uint64_t key = hash_mix(hash_mix(hash_start(), addr), (uint64_t)module << 1 | (unsigned)unplaced);
 	uint64_t *slot;
 	for (;; key++) {
 		slot = u64map_get(&pp->locs, key);
@@ -172,16 +175,15 @@ static uint64_t location_id(struct pp *pp, uint32_t module, uint64_t addr, int u
 	} else {
 		name = buf = xasprintf("%s+0x%llx", gm->display, (unsigned long long)addr);
 	}
-	size_t n = symtab_inlines(st, addr, NULL, 0);
-	struct inline_level *lv = xcalloc(n ? n : 1, sizeof *lv);
-	symtab_inlines(st, addr, lv, n);
+	struct inline_level lv[CALLSTACK_MAX_INLINES];
+	struct cs_frame fr = { module, addr, 0 };
+	size_t n = callstack_inlines(pp->s, &fr, lv);
 	for (size_t k = 0; k < n; k++) {
 		/* level k's code is in the file of level k - 1's call site */
 		add_line(pp, l, module, lv[k].name, k ? lv[k - 1].call_file : line_file, 0,
 			 k ? lv[k - 1].call_line : line);
 	}
 	add_line(pp, l, module, name, file, start_line, n ? lv[n - 1].call_line : line);
-	free(lv);
 	free(buf);
 	return l->id;
 }
@@ -255,7 +257,8 @@ static void make_mappings(struct pp *pp)
 			mp->build_id = str(pp, build_id_hex(gm->build_id, gm->build_id_len, hex));
 			/* a module whose file cannot be read has addresses only */
 			struct symtab *st = pset_symtab(gm);
-			mp->has_functions = mp->has_filenames = mp->has_line_numbers = *symtab_why(st) == '\0';
+			mp->has_functions = mp->has_filenames = mp->has_line_numbers = mp->has_inline_frames =
+				*symtab_why(st) == '\0';
 			if (symtab_addr(st, m->file_offset, &link) == 0)
 				pp->bias[g] = m->start - link;
 		}

@@ -6,9 +6,12 @@
  * process and thread for a process tree), its samples in time order, each
  * a stack of indices into one shared table of frames, root first.
  *
- * A frame is a function: its name, the source file that defines it and
- * the line it starts on where DWARF says, else the module's path; a PC no
- * symbol names is "MODULE+0xADDR", one outside every module "[unknown]".
+ * A frame is a function of the stack model (callstack_model): its name,
+ * the source file that defines it and the line it starts on where DWARF
+ * says, else the module's path; a PC no symbol names is "MODULE+0xADDR",
+ * one outside every module "[unknown]"; a function inlined at a frame's
+ * address is a frame of its own above it, "NAME (inline)", its file that
+ * of its code.
  * A weight is the samples a tick stands for times the set's effective
  * period: unit "nanoseconds" for time (the events cpu, user and wall),
  * "none" (events counted) for a hardware event, and "none" with the
@@ -33,6 +36,9 @@ struct frame_key {
 	uint32_t module;
 	uint64_t addr;
 	int placed;
+	const char *inl;               /* a function inlined there: its name (the symtab's, one
+					  pointer per name), addr 0; NULL otherwise */
+	const char *file;              /* inl: the file of its code where first met */
 };
 
 struct ss {
@@ -44,6 +50,7 @@ struct ss {
 	size_t nframes, capkeys, capnames;
 	struct u64map index;           /* hash of the key -> frame + 1 (collisions: the next key) */
 	uint32_t ids[CALLSTACK_MAX_FRAMES];
+	struct cs_mframe mf[CALLSTACK_MAX_FRAMES];
 };
 
 /* s as a JSON string (escape.h) */
@@ -52,28 +59,37 @@ static void json_str(const char *s, FILE *out)
 	esc_json(s, 0, out);
 }
 
-/* The shared frame of a stack frame of profile prof, made on first use. */
-static uint32_t frame_id(struct ss *ss, size_t prof, const struct cs_frame *f)
+/* The shared frame of a frame of the stack model of profile prof, made
+ * on first use. */
+static uint32_t frame_id(struct ss *ss, size_t prof, const struct cs_mframe *mf)
 {
 	struct export_place pl;
-	export_place(ss->s, prof, f, &pl);
-	struct frame_key k = { pl.module, pl.name ? pl.start : pl.addr, pl.placed };
+	export_place(ss->s, prof, mf->f, &pl);
+	struct frame_key k = { pl.module, pl.name ? pl.start : pl.addr, pl.placed, NULL, NULL };
 	if (pl.module == PSET_NO_MODULE)
 		k.addr = 0;  /* one [unknown] */
-	uint64_t h = ((uint64_t)k.module << 40) ^ k.addr ^ ((uint64_t)k.placed << 63);
+	if (mf->inlined) {
+		k.addr = 0;
+		k.inl = mf->inl.name;
+		k.file = mf->file;
+	}
+	uint64_t h = hash_mix(hash_mix(hash_start(), k.addr),
+			      ((uint64_t)k.module << 40) ^ ((uint64_t)k.placed << 63) ^ (uint64_t)(uintptr_t)k.inl);
 	uint64_t *slot;
 	for (;; h++) {
 		slot = u64map_get(&ss->index, h);
 		if (slot == NULL)
 			break;
 		const struct frame_key *o = &ss->keys[*slot - 1];
-		if (o->module == k.module && o->addr == k.addr && o->placed == k.placed)
+		if (o->module == k.module && o->addr == k.addr && o->placed == k.placed && o->inl == k.inl)
 			return (uint32_t)(*slot - 1);
 	}
 	grow(&ss->keys, &ss->capkeys, ss->nframes + 1, sizeof *ss->keys);
 	grow(&ss->names, &ss->capnames, ss->nframes + 1, sizeof *ss->names);
 	ss->keys[ss->nframes] = k;
-	if (pl.name)
+	if (k.inl)
+		ss->names[ss->nframes] = xasprintf("%s" CS_INLINE_SUFFIX, k.inl);
+	else if (pl.name)
 		ss->names[ss->nframes] = xstrdup(pl.name);
 	else if (pl.module != PSET_NO_MODULE)
 		ss->names[ss->nframes] = xasprintf("%s+0x%llx", ss->s->mods[pl.module].display,
@@ -97,7 +113,10 @@ static void write_frames(struct ss *ss)
 			const char *file = ss->s->mods[k->module].path;
 			struct symtab *st = pset_symtab(&ss->s->mods[k->module]);
 			int line = 0;
-			if (k->placed) {
+			if (k->inl) {
+				if (k->file)
+					file = k->file;
+			} else if (k->placed) {
 				const char *f = export_function_file(st, k->addr);
 				if (strcmp(f, "???") != 0)
 					file = f;
@@ -165,8 +184,9 @@ static void write_thread(struct ss *ss, size_t prof, const size_t *order, size_t
 		size_t nf = export_tick_frames(&ss->t, prof, tk, &fr, &tmp);
 		if (nf == 0)
 			continue;
+		nf = callstack_model(ss->s, fr, nf, ss->mf);
 		for (size_t k = 0; k < nf; k++)
-			ss->ids[k] = frame_id(ss, prof, &fr[nf - 1 - k]);
+			ss->ids[k] = frame_id(ss, prof, &ss->mf[k]);
 		fputs(first ? "[" : ",[", out);
 		first = 0;
 		for (size_t k = 0; k < nf; k++)

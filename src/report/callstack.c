@@ -353,6 +353,7 @@ struct locator {
 	struct u64map seen;            /* pc -> index in found + 1 */
 	struct cs_frame *found;
 	size_t nfound, capfound;
+	unsigned char *runtime;        /* [set module] 0 not yet asked, 1 no, 2 pct's runtime */
 };
 
 /* The set's module and link-time address of pc in profile prof. */
@@ -380,6 +381,21 @@ static void locate(struct locator *l, uint64_t pc, struct cs_frame *f)
 		}
 		return;
 	}
+}
+
+/* Is set module g pct's runtime (its DT_SONAME libpct.so or libpct.so.N,
+ * however its file is named)?  Asked once per module of a set. */
+static int is_runtime(struct locator *l, uint32_t g)
+{
+	if (g == PSET_NO_MODULE)
+		return 0;
+	if (l->runtime[g] == 0) {
+		const char *so = symtab_soname(pset_symtab(&l->s->mods[g]));
+		size_t len = strlen(CALLSTACK_RUNTIME_SONAME);
+		l->runtime[g] = so && strncmp(so, CALLSTACK_RUNTIME_SONAME, len) == 0 &&
+				(so[len] == '\0' || so[len] == '.') ? 2 : 1;
+	}
+	return l->runtime[g] == 2;
 }
 
 /* locate, once per distinct pc */
@@ -488,6 +504,7 @@ uint64_t callstack_each(const struct pset *s, void (*fn)(const struct cs_stack *
 	struct progress pr;
 	const char *how = getenv("PCT_UNWIND");
 	int only_libdwfl = how && strcmp(how, "libdwfl") == 0;
+	unsigned char *runtime = xcalloc(s->nmods + 1, 1);
 	for (size_t prof = 0; prof < s->nprofiles; prof++)
 		nstacks += s->profiles[prof].nstacks;
 	progress_begin(&pr, nstacks);
@@ -496,7 +513,8 @@ uint64_t callstack_each(const struct pset *s, void (*fn)(const struct cs_stack *
 		if (p->nstacks == 0)
 			continue;
 		struct unwinder *u = xcalloc(1, sizeof *u);
-		struct locator l = { s, prof, xcalloc(p->nmodules ? p->nmodules : 1, sizeof *l.st), { 0 }, NULL, 0, 0 };
+		struct locator l = { s, prof, xcalloc(p->nmodules ? p->nmodules : 1, sizeof *l.st), { 0 }, NULL, 0, 0,
+				     runtime };
 		u->p = p;
 		Dwfl *dwfl = p->hdr.stack_regs >= 2 ? unwinder_dwfl(u, s, prof) : NULL;
 		u->dwfl = dwfl;
@@ -524,9 +542,16 @@ uint64_t callstack_each(const struct pset *s, void (*fn)(const struct cs_stack *
 				     (u->ended || (rc == 0 && rule_at(u, u->pcs[u->n - 1])->outermost));
 			if (u->n == 0 && p->hdr.stack_regs >= 2)  /* at least the sampled PC */
 				u->pcs[u->n++] = rec->regs[p->hdr.stack_regs - 1];
-			for (size_t k = 0; k < u->n; k++)
-				locate_cached(&l, u->pcs[k], &frames[k]);
-			struct cs_stack st = { prof, rec, frames, u->n, rooted };
+			size_t n = 0;
+			for (size_t k = 0; k < u->n; k++) {
+				locate_cached(&l, u->pcs[k], &frames[n]);
+				/* pct's own frames are no part of the program's stack */
+				if (!is_runtime(&l, frames[n].module))
+					n++;
+			}
+			if (n == 0 && u->n > 0)  /* a stack of nothing else keeps its leaf */
+				locate_cached(&l, u->pcs[n++], &frames[0]);
+			struct cs_stack st = { prof, rec, frames, n, rooted };
 			total += rec->weight;
 			fn(&st, arg);
 			progress_step(&pr);
@@ -541,6 +566,7 @@ uint64_t callstack_each(const struct pset *s, void (*fn)(const struct cs_stack *
 		u64map_free(&l.seen);
 	}
 	progress_end(&pr);
+	free(runtime);
 	return total;
 }
 
@@ -553,9 +579,8 @@ struct graph_build {
 	struct u64map *byaddr;         /* [set module, then PSET_NO_MODULE]: symbol start -> func + 1 */
 	struct u64map *bypc;           /* [profile]: pc -> func + 1 */
 	struct u64map paths;           /* hash of a path's funcs (+ k on collision) -> path + 1 */
-	int inlines;                   /* CS_GRAPH_INLINES */
 	struct u64map *byinl;          /* [set module]: inlined function's name (interned) -> func + 1 */
-	uint32_t *seqs;                /* CS_GRAPH_INLINES: per distinct pc, its count then its funcs */
+	uint32_t *seqs;                /* per distinct pc, its count then its funcs */
 	size_t nseqs, capseqs;
 	uint32_t funcs[CALLSTACK_MAX_FRAMES];
 };
@@ -592,22 +617,11 @@ static uint32_t graph_func(struct graph_build *b, const struct cs_frame *f)
 			gr = (long)g->groups.nrows - 1;
 		}
 		grow(&g->funcs, &g->capfuncs, g->nfuncs + 1, sizeof *g->funcs);
-		g->funcs[g->nfuncs++] = (struct cs_func){ f->module, start, name, (size_t)gr, 0, !named };
+		g->funcs[g->nfuncs++] = (struct cs_func){ f->module, start, name, name, (size_t)gr, 0, !named };
 		g->ngroups = g->groups.nrows;
 		*id = g->nfuncs;
 	}
 	return (uint32_t)(*id - 1);
-}
-
-/* graph_func, once per distinct pc of a profile */
-static uint32_t graph_func_cached(struct graph_build *b, size_t prof, const struct cs_frame *f)
-{
-	uint64_t *v = u64map_get(&b->bypc[prof], f->pc);
-	if (v)
-		return (uint32_t)(*v - 1);
-	uint32_t id = graph_func(b, f);
-	*u64map_slot(&b->bypc[prof], f->pc) = (uint64_t)id + 1;
-	return id;
 }
 
 /* The pseudo-function "NAME (inline)" of a function inlined in module m
@@ -619,7 +633,7 @@ static uint32_t graph_inline_func(struct graph_build *b, uint32_t m, const char 
 	uint64_t *id = u64map_slot(&b->byinl[m], (uintptr_t)name);
 	if (*id == 0) {
 		grow(&g->owned, &g->capowned, g->nowned + 1, sizeof *g->owned);
-		char *label = g->owned[g->nowned++] = xasprintf("%s (inline)", name);
+		char *label = g->owned[g->nowned++] = xasprintf("%s" CS_INLINE_SUFFIX, name);
 		char *gkey[2] = { b->s->mods[m].path, label };
 		long gr = agg_find(&g->groups, gkey);
 		if (gr < 0) {
@@ -627,36 +641,61 @@ static uint32_t graph_inline_func(struct graph_build *b, uint32_t m, const char 
 			gr = (long)g->groups.nrows - 1;
 		}
 		grow(&g->funcs, &g->capfuncs, g->nfuncs + 1, sizeof *g->funcs);
-		g->funcs[g->nfuncs++] = (struct cs_func){ m, 0, label, (size_t)gr, 1, 0 };
+		g->funcs[g->nfuncs++] = (struct cs_func){ m, 0, label, name, (size_t)gr, 1, 0 };
 		g->ngroups = g->groups.nrows;
 		*id = g->nfuncs;
 	}
 	return (uint32_t)(*id - 1);
 }
 
+size_t callstack_inlines(const struct pset *s, const struct cs_frame *f, struct inline_level *out)
+{
+	if (f->module == PSET_NO_MODULE)
+		return 0;
+	size_t n = symtab_inlines(pset_symtab(&s->mods[f->module]), f->addr, out, CALLSTACK_MAX_INLINES);
+	return n < CALLSTACK_MAX_INLINES ? n : CALLSTACK_MAX_INLINES;
+}
+
+size_t callstack_model(const struct pset *s, const struct cs_frame *frames, size_t n,
+		       struct cs_mframe out[CALLSTACK_MAX_FRAMES])
+{
+	size_t m = 0;
+	for (size_t k = n; k-- > 0 && m < CALLSTACK_MAX_FRAMES;) {
+		const struct cs_frame *f = &frames[k];
+		struct inline_level lv[CALLSTACK_MAX_INLINES];
+		size_t ni = callstack_inlines(s, f, lv);
+		out[m++] = (struct cs_mframe){ .f = f };
+		struct srcline sl;
+		for (size_t j = ni; j-- > 0 && m < CALLSTACK_MAX_FRAMES;) {
+			struct cs_mframe *o = &out[m++];
+			*o = (struct cs_mframe){ .f = f, .inlined = 1, .inl = lv[j] };
+			if (j > 0) {
+				o->file = lv[j - 1].call_file;
+				o->line = lv[j - 1].call_line;
+			} else if (symtab_srcline(pset_symtab(&s->mods[f->module]), f->addr, &sl) == 0) {
+				o->file = sl.file;
+				o->line = sl.line;
+			}
+		}
+	}
+	return m;
+}
+
 /*
  * The functions of a frame, outermost first, into out[0..room): its
- * symbol's function and, with CS_GRAPH_INLINES, the functions inlined at
- * its address (symtab_inlines, outermost first).  Found once per distinct
- * pc of a profile.  Returns how many were written.
+ * symbol's function, then the functions inlined at its address
+ * (callstack_inlines, outermost first).  Found once per distinct pc of a
+ * profile.  Returns how many were written.
  */
 static size_t graph_frame(struct graph_build *b, size_t prof, const struct cs_frame *f, uint32_t *out, size_t room)
 {
 	if (room == 0)
 		return 0;
-	if (!b->inlines) {
-		out[0] = graph_func_cached(b, prof, f);
-		return 1;
-	}
 	uint64_t *v = u64map_get(&b->bypc[prof], f->pc);
 	if (v == NULL) {
 		uint32_t id = graph_func(b, f);
-		struct inline_level lv[16];
-		size_t n = 0;
-		if (f->module != PSET_NO_MODULE)
-			n = symtab_inlines(b->st[f->module], f->addr, lv, 16);
-		if (n > 16)
-			n = 16;
+		struct inline_level lv[CALLSTACK_MAX_INLINES];
+		size_t n = callstack_inlines(b->s, f, lv);
 		grow(&b->seqs, &b->capseqs, b->nseqs + 2 + n, sizeof *b->seqs);
 		size_t at = b->nseqs;
 		b->seqs[at] = (uint32_t)(1 + n);
@@ -723,7 +762,7 @@ uint64_t callstack_graph_ex(const struct pset *s, struct cs_graph *g, unsigned f
 		g->npath_of = s->nprofiles;
 	}
 	g->groups.nkeys = 2;
-	struct graph_build b = { .s = s, .g = g, .inlines = (flags & CS_GRAPH_INLINES) != 0 };
+	struct graph_build b = { .s = s, .g = g };
 	b.byinl = xcalloc(s->nmods + 1, sizeof *b.byinl);
 	b.st = xcalloc(s->nmods + 1, sizeof *b.st);
 	b.byaddr = xcalloc(s->nmods + 1, sizeof *b.byaddr);
@@ -809,6 +848,8 @@ void callstack_totals(const struct cs_graph *g, struct agg *out)
 	out->nkeys = 2;
 	for (size_t i = 0; i < g->npaths; i++)
 		for (size_t k = 0; k < g->paths[i].n; k++) {
+			if (g->funcs[g->paths[i].funcs[k]].inlined)  /* no row of the function view */
+				continue;
 			size_t grp = g->funcs[g->paths[i].funcs[k]].group;
 			if (seen[grp] == i + 1)  /* recursion: count a function once per stack */
 				continue;
@@ -834,7 +875,7 @@ uint64_t callstack_neighbours(const struct cs_graph *g, const char *fn, int call
 	char *self = "[self]", *root = "[root]";
 	unsigned char *is_fn = xcalloc(g->nfuncs ? g->nfuncs : 1, 1);
 	for (size_t f = 0; f < g->nfuncs; f++)
-		is_fn[f] = strcmp(g->funcs[f].name, fn) == 0;
+		is_fn[f] = strcmp(g->funcs[f].bare, fn) == 0;
 	out->nkeys = 1;
 	for (size_t i = 0; i < g->npaths; i++) {
 		const struct cs_path *p = &g->paths[i];

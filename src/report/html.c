@@ -469,10 +469,7 @@ static void table_totals(struct html *h)
 	/* functions only on stacks (callers without self samples): rows of
 	 * their own, after the others, most total first, as pct report -g */
 	for (size_t j = 0; j < tot->nrows; j++) {
-		/* not the frames of inlined code: pct report has no rows of them */
-		const char *name = tot->rows[j].key[1], *suffix = " (inline)";
-		size_t len = strlen(name), sl = strlen(suffix);
-		if (seen[j] || (len > sl && strcmp(name + len - sl, suffix) == 0))
+		if (seen[j])
 			continue;
 		grow(&t->keys, &cap, n + 1, sizeof *t->keys);
 		t->keys[n] = xmalloc(2 * sizeof **t->keys);
@@ -743,7 +740,7 @@ int html_write(FILE *out, const struct pset *s, const struct pset *s2, const str
 			build_table(&h, di);
 	h.stacks = callstack_present(s) && (!h.diff || callstack_present(s2));
 	if (h.stacks) {
-		flametree_build(&h.ft, s, h.diff ? s2 : NULL, CS_GRAPH_PATHS | CS_GRAPH_INLINES, FLAMETREE_PRUNE_PERCENT);
+		flametree_build(&h.ft, s, h.diff ? s2 : NULL, CS_GRAPH_PATHS, FLAMETREE_PRUNE_PERCENT);
 		if (!h.diff)
 			table_totals(&h);
 	}

@@ -71,7 +71,7 @@
  *                                   (absent for inlined frames and unnamed code);
  *                                   a function inlined at a frame's address is a
  *                                   frame of its own above it, "NAME (inline)"
- *                                   (callstack.h, CS_GRAPH_INLINES); in a diff,
+ *                                   (callstack.h, callstack_inlines); in a diff,
  *                                   functions are matched by name, as pct diff's
  *     "parent": [NODE...],          -1 for the root ("all")
  *     "func": [FUNC...],            index in funcs (-1 for the root, and for a

@@ -6,6 +6,7 @@
  * (stages.h).
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,38 +201,122 @@ static int is_function_key(const char *key)
 	return strcmp(key, "function") == 0 || strcmp(key, "caller") == 0 || strcmp(key, "callee") == 0;
 }
 
-/* Strings made for the text's cells, to free at the end. */
+/* Strings made for the text's cells, with their widths in columns, to
+ * free at the end. */
 struct cells {
 	char **s;
+	size_t *cols;
+	size_t n, cap, capcols;
+};
+
+/* The length of s when it is printable ASCII only, which escaping passes
+ * as it is and whose every byte is a column; else -1.  (Rows by address:
+ * 10^7 lines, whose escaping and counting of columns cost more than their
+ * figures.) */
+static long ascii_len(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	for (; *p; p++)
+		if (*p < 0x20 || *p > 0x7e)
+			return -1;
+	return (long)(p - (const unsigned char *)s);
+}
+
+/* The text of a key's cell, and its width in *cols: value as shown
+ * (escaped; a function's name shortened if shorten), value itself when
+ * that is what it shows; else made once per value string (memo: its
+ * pointer -> the made cell + 1; the agg mostly keeps one copy of equal
+ * strings). */
+static const char *cell_text(const char *key, const char *value, int shorten, struct u64map *memo,
+			     struct cells *made, size_t *cols)
+{
+	const char *plain = shown(key, value);
+	long n;
+	if (!shorten && (n = ascii_len(plain)) >= 0) {
+		*cols = (size_t)n;
+		return plain;
+	}
+	uint64_t *m = u64map_slot(memo, (uintptr_t)value);
+	if (*m == 0) {
+		char *s = shorten ? name_short(plain) : xstrdup(plain);
+		if (esc_len(s) != strlen(s)) {
+			char *e = esc_dup(s);
+			free(s);
+			s = e;
+		}
+		grow(&made->s, &made->cap, made->n + 1, sizeof *made->s);
+		grow(&made->cols, &made->capcols, made->n + 1, sizeof *made->cols);
+		made->s[made->n] = s;
+		made->cols[made->n] = text_columns(s);
+		*m = ++made->n;
+	}
+	*cols = made->cols[*m - 1];
+	return made->s[*m - 1];
+}
+
+/* A line of text being put together, written at once. */
+struct line {
+	char *b;
 	size_t n, cap;
 };
 
-static char *cells_keep(struct cells *c, char *s)
+static void line_put(struct line *l, const char *s, size_t len)
 {
-	grow(&c->s, &c->cap, c->n + 1, sizeof *c->s);
-	return c->s[c->n++] = s;
+	grow(&l->b, &l->cap, l->n + len + 1, 1);
+	memcpy(l->b + l->n, s, len);
+	l->n += len;
 }
 
-/* The text of a key's cell: value as shown (escaped; a function's name
- * shortened if shorten), value itself when that is what it shows; a
- * function's made once per value string (memo: its pointer -> the text). */
-static const char *cell_text(const char *key, const char *value, int shorten, struct u64map *memo,
-			     struct cells *made)
+static void line_str(struct line *l, const char *s)
 {
-	const char *plain = shown(key, value);
-	if (!shorten)
-		return esc_len(plain) == strlen(plain) ? plain : cells_keep(made, esc_dup(plain));
-	uint64_t *m = u64map_slot(memo, (uintptr_t)value);
-	if (*m == 0) {
-		char *s = name_short(plain);
-		if (esc_len(s) == strlen(s)) {
-			*m = (uintptr_t)cells_keep(made, s);
-		} else {
-			*m = (uintptr_t)cells_keep(made, esc_dup(s));
-			free(s);
-		}
+	line_put(l, s, strlen(s));
+}
+
+static void line_pad(struct line *l, int n)
+{
+	for (; n > 0; n -= 32)
+		line_put(l, "                                ", n < 32 ? (size_t)n : 32);
+}
+
+/*
+ * v as printf's "%*.*f" (width, prec 1 or 2) at the end of buf, whose end
+ * is *at; its start is returned.  Integer arithmetic (printf's decimal
+ * conversion cost 3 s of 10^7 rows' report), and printf itself where v
+ * is not plain (negative, huge, not finite) or within 10^-7 of a halfway
+ * point, where only printf's exact rounding decides.
+ */
+static char *put_fixed(char *buf, size_t size, double v, int width, int prec)
+{
+	double scaled = v * (prec == 1 ? 10.0 : 100.0), fl;
+	if (!(v >= 0 && v < 1e12) || fabs(scaled - (fl = floor(scaled)) - 0.5) < 1e-7) {
+		snprintf(buf, size, "%*.*f", width, prec, v);
+		return buf;
 	}
-	return (const char *)(uintptr_t)*m;
+	uint64_t r = (uint64_t)fl + (scaled - fl > 0.5);
+	char *p = buf + size - 1;
+	*p = '\0';
+	for (int k = 0; k < prec; k++, r /= 10)
+		*--p = (char)('0' + r % 10);
+	*--p = '.';
+	do
+		*--p = (char)('0' + r % 10);
+	while ((r /= 10) != 0);
+	while (buf + size - 1 - p < width)
+		*--p = ' ';
+	return p;
+}
+
+/* n as printf's "%*llu". */
+static char *put_count(char *buf, size_t size, uint64_t n, int width)
+{
+	char *p = buf + size - 1;
+	*p = '\0';
+	do
+		*--p = (char)('0' + n % 10);
+	while ((n /= 10) != 0);
+	while (buf + size - 1 - p < width)
+		*--p = ' ';
+	return p;
 }
 
 /* Key column widths are capped so one long name does not push the others
@@ -250,25 +335,24 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 		for (size_t k = 0, n = 0; k < nk; k++)
 			if (strcmp(keys[k], "module") == 0)
 				ord[nk - 1 - n++] = k;
-	/* each cell as shown: escaped, functions shortened; a cell is its
-	 * key's string when that is what it shows, else a string made for it
-	 * (a function's once per key string: the agg mostly keeps one copy of
-	 * equal strings), all freed at the end */
-	const char **cell = xcalloc(rows * nk + 1, sizeof *cell);
+	/* each cell as shown (cell_text): escaped, functions shortened; made
+	 * twice, for the widths and for the lines, rather than kept (8 bytes
+	 * per key and row: 10^7 rows by address) */
 	struct cells made = { 0 };
-	int w[16] = { 0 };
+	struct u64map memo[16] = { 0 };
+	int w[16] = { 0 }, shorten[16];
+	size_t cols;
 	for (size_t k = 0; k < nk; k++) {
-		struct u64map memo = { 0 };
-		int shorten = !o->full_names && is_function_key(keys[k]);
+		shorten[k] = !o->full_names && is_function_key(keys[k]);
 		w[k] = (int)strlen(keys[k]);
-		for (size_t i = 0; i < rows; i++) {
-			cell[i * nk + k] = cell_text(keys[k], a->rows[i].key[k], shorten, &memo, &made);
-			int l = (int)text_columns(cell[i * nk + k]);
+	}
+	for (size_t i = 0; i < rows; i++)
+		for (size_t k = 0; k < nk; k++) {
+			cell_text(keys[k], a->rows[i].key[k], shorten[k], &memo[k], &made, &cols);
+			int l = (int)cols;
 			if (l > w[k])
 				w[k] = l > SUM_KEY_WIDTH && !o->width ? SUM_KEY_WIDTH : l;
 		}
-		u64map_free(&memo);
-	}
 	int totals = has_totals(a, keys, rows, o);
 	/* "±" is two bytes of UTF-8 but one column, "+-" two: pad by hand */
 	const char *pm = plus_minus(), *pad = strlen(pm) == 2 && pm[0] == '+' ? "" : " ";
@@ -293,8 +377,6 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 				break;
 			w[widest] -= used - o->width < w[widest] - 12 ? used - o->width : w[widest] - 12;
 		}
-		for (size_t i = 0; i < rows * nk; i++)
-			cell[i] = cells_keep(&made, text_cut(cell[i], (size_t)w[i % nk], cut_mark()));
 	}
 	if (o->long_columns) {
 		fprintf(out, " %9s %5s%s%s %7s %4s%s%s %15s %7s", "samples", "", pad, pm, "percent", "", pad, pm,
@@ -310,37 +392,73 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 		fprintf(out, "  %-*s", j + 1 < nk ? w[ord[j]] : 0, keys[ord[j]]);
 	fputc('\n', out);
 	struct row_figures f = { 0 };
+	struct line ln = { 0 };
+	char b[4][32];
+	size_t figures = 0;            /* the bytes of the last line's figures */
 	for (size_t i = 0; i < rows; i++) {
-		row_figures(a, i, keys, o, totals, &f);
+		/* without totals, rows of as many samples have the same figures
+		 * (10^7 rows by address: three counts), but for cum */
+		int same = !o->long_columns && !totals && i > 0 && a->rows[i].samples == a->rows[i - 1].samples;
+		if (same)
+			f.cum += f.pct;
+		else
+			row_figures(a, i, keys, o, totals, &f);
 		const char *few = f.samples < SUM_FEW_SAMPLES ? "?" : " ";
-		if (o->long_columns) {
-			fprintf(out, "%s%9llu %7.0f %6.2f%% %5.2f%% [%5.2f, %5.2f] %6.2f%%", few,
-				(unsigned long long)f.samples, f.stderr_samples, f.pct, f.stderr_pct, f.lo, f.hi,
-				f.cum);
-			if (totals)
-				fprintf(out, " %9lld %6.2f%%", f.total, f.total_pct);
+		ln.n = 0;
+		if (same) {
+			ln.n = figures;        /* still at the start of the buffer */
+		} else if (o->long_columns) {
+			/* a stderr of 2^64 samples is 20 digits: 512 bytes hold any */
+			char fig[512];
+			int n = snprintf(fig, sizeof fig, "%s%9llu %7.0f %6.2f%% %5.2f%% [%5.2f, %5.2f] %6.2f%%", few,
+					 (unsigned long long)f.samples, f.stderr_samples, f.pct, f.stderr_pct, f.lo,
+					 f.hi, f.cum);
+			if (totals && n >= 0 && (size_t)n < sizeof fig)
+				n += snprintf(fig + n, sizeof fig - (size_t)n, " %9lld %6.2f%%", f.total, f.total_pct);
+			line_put(&ln, fig, n < 0 ? 0 : (size_t)n < sizeof fig ? (size_t)n : sizeof fig - 1);
 		} else {
-			fprintf(out, "%s%6.2f%% [%5.1f,%5.1f] %7llu", few, f.pct, f.lo, f.hi,
-				(unsigned long long)f.samples);
-			if (totals)
-				fprintf(out, " %6.2f%%", f.total_pct);
+			/* "%s%6.2f%% [%5.1f,%5.1f] %7llu" */
+			line_str(&ln, few);
+			line_str(&ln, put_fixed(b[0], sizeof b[0], f.pct, 6, 2));
+			line_put(&ln, "% [", 3);
+			line_str(&ln, put_fixed(b[1], sizeof b[1], f.lo, 5, 1));
+			line_put(&ln, ",", 1);
+			line_str(&ln, put_fixed(b[2], sizeof b[2], f.hi, 5, 1));
+			line_put(&ln, "] ", 2);
+			line_str(&ln, put_count(b[3], sizeof b[3], f.samples, 7));
+			if (totals) {
+				line_put(&ln, " ", 1);
+				line_str(&ln, put_fixed(b[0], sizeof b[0], f.total_pct, 6, 2));
+				line_put(&ln, "%", 1);
+			}
 		}
+		figures = ln.n;
 		for (size_t j = 0; j < nk; j++) {
-			const char *val = cell[i * nk + ord[j]];
-			int l = (int)text_columns(val);
+			size_t k = ord[j];
+			const char *val = cell_text(keys[k], a->rows[i].key[k], shorten[k], &memo[k], &made, &cols);
+			char *cut = o->width > 0 && cols > (size_t)w[k] ? text_cut(val, (size_t)w[k], cut_mark()) : NULL;
+			if (cut) {
+				val = cut;
+				cols = text_columns(val);
+			}
 			if (j + 1 < nk || *val) {
-				fputs("  ", out);
-				fputs(val, out);
+				line_put(&ln, "  ", 2);
+				line_str(&ln, val);
 			}
 			if (j + 1 < nk)
-				fprintf(out, "%*s", w[ord[j]] > l ? w[ord[j]] - l : 0, "");
+				line_pad(&ln, w[k] - (int)cols);
+			free(cut);
 		}
-		fputc('\n', out);
+		line_put(&ln, "\n", 1);
+		fwrite(ln.b, 1, ln.n, out);
 	}
+	free(ln.b);
+	for (size_t k = 0; k < nk; k++)
+		u64map_free(&memo[k]);
 	for (size_t i = 0; i < made.n; i++)
 		free(made.s[i]);
 	free(made.s);
-	free(cell);
+	free(made.cols);
 	if (rows < a->nrows) {
 		fprintf(out, "# %zu more rows, %.2f%% of the samples", a->nrows - rows, 100.0 - f.cum);
 		if (rows < a->nrows && a->rows[rows].samples < o->min_samples)

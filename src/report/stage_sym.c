@@ -10,15 +10,23 @@
 #include "tsv.h"
 #include "util.h"
 
-void stage_sym_cols(struct symtab *st, uint64_t off, struct sym_cols *c)
+void stage_sym_cols_at(struct symtab *st, int has_address, uint64_t address, struct sym_cols *c)
 {
 	struct symbol sym;
 	c->function = NULL;
-	c->has_address = st && symtab_addr(st, off, &c->address) == 0;
+	c->has_address = has_address;
+	c->address = address;
 	if (c->has_address && symtab_function_at(st, c->address, &sym) == 0) {
 		c->function = sym.name;
 		c->function_offset = c->address - sym.start;
 	}
+}
+
+void stage_sym_cols(struct symtab *st, uint64_t off, struct sym_cols *c)
+{
+	uint64_t address = 0;
+	int has = st && symtab_addr(st, off, &address) == 0;
+	stage_sym_cols_at(st, has, address, c);
 }
 
 int stage_sym(FILE *in, const char *name, FILE *out, struct error *e)

@@ -98,6 +98,9 @@ struct sym_cols {
 	uint64_t function_offset;
 };
 void stage_sym_cols(struct symtab *st, uint64_t off, struct sym_cols *c);
+/* The same for the link-time address of the offset (symtab_addr), when
+ * has_address. */
+void stage_sym_cols_at(struct symtab *st, int has_address, uint64_t address, struct sym_cols *c);
 /* line: + file, line, inline (stage_line.c). */
 stage_fn stage_line;
 /* What line appends for a row of the module whose symtab is st (NULL:

@@ -66,6 +66,10 @@ struct fsym {
 	const char *name;              /* in the ELF string table */
 	int global;
 	const char *shown;             /* its intern_name, once asked for */
+	int untyped;                   /* STT_NOTYPE: a label of code (assembler's) */
+	uint64_t limit;                /* the end of its section, 0 if unknown */
+	uint64_t bound;                /* size 0: where its claim ends, the next symbol's start
+					  or its section's end, whichever comes first */
 };
 
 struct symtab {
@@ -77,6 +81,8 @@ struct symtab {
 	uint8_t seen_id[PCT_BUILD_ID_MAX]; /* the build-id the file had then */
 	ssize_t seen_id_len;
 	int machine;                   /* e_machine, or 0 */
+	const char *soname;            /* DT_SONAME (interned), or NULL */
+	int soname_ready;              /* soname was looked for */
 	uint8_t build_id[PCT_BUILD_ID_MAX];
 	size_t build_id_len;
 	char *why;                     /* non-NULL: lookups name nothing, and why */
@@ -713,9 +719,11 @@ static int cmp_fsym(const void *pa, const void *pb)
 	const struct fsym *a = pa, *b = pb;
 	if (a->start != b->start)
 		return a->start < b->start ? -1 : 1;
-	/* at one address, prefer a global, sized symbol, and of aliases the
-	 * public one (fewest leading underscores: clock_gettime, not
-	 * __clock_gettime): it is listed first */
+	/* at one address, prefer a typed, global, sized symbol, and of
+	 * aliases the public one (fewest leading underscores: clock_gettime,
+	 * not __clock_gettime): it is listed first */
+	if (a->untyped != b->untyped)
+		return a->untyped - b->untyped;
 	if (a->global != b->global)
 		return b->global - a->global;
 	if ((a->size != 0) != (b->size != 0))
@@ -841,7 +849,7 @@ static void load_plt_symbols(struct symtab *st, size_t *cap)
 					continue;
 				grow(&st->syms, cap, st->nsyms + 1, sizeof *st->syms);
 				st->syms[st->nsyms++] = (struct fsym){ sh.sh_addr + 32 + i * 16, 16,
-								       intern_str(st, xasprintf("%s@plt", n), 1), 0, NULL };
+								       intern_str(st, xasprintf("%s@plt", n), 1), 0, NULL, 0, 0, 0 };
 				free(n);
 			}
 			continue;
@@ -864,14 +872,23 @@ static void load_plt_symbols(struct symtab *st, size_t *cap)
 			if (n == NULL)
 				continue;
 			grow(&st->syms, cap, st->nsyms + 1, sizeof *st->syms);
-			st->syms[st->nsyms++] = (struct fsym){ sh.sh_addr + at, ent, intern_str(st, xasprintf("%s@plt", n), 1), 0, NULL };
+			st->syms[st->nsyms++] = (struct fsym){ sh.sh_addr + at, ent, intern_str(st, xasprintf("%s@plt", n), 1), 0, NULL, 0, 0, 0 };
 			free(n);
 		}
 	}
 	u64map_free(&pr.slot);
 }
 
-/* Index the function symbols (.symtab, else .dynsym, as libdwfl picks). */
+/*
+ * Index the function symbols (.symtab, else .dynsym, as libdwfl picks):
+ * STT_FUNC and STT_GNU_IFUNC, and, as perf takes them, the untyped
+ * (STT_NOTYPE) symbols of executable sections, which is how assemblers
+ * such as nasm export code (libx264's, libopenh264's SIMD kernels: size
+ * 0, no type), except ARM's mapping symbols ($x, $d...) and a label inside
+ * a sized function.  A symbol of size 0 claims the addresses up to the
+ * next symbol, within its section (and symtab_function_at bounds it by
+ * .eh_frame): perf's symbols__fixup_end.
+ */
 static void load_symbols(struct symtab *st)
 {
 	size_t cap = 0;
@@ -881,26 +898,57 @@ static void load_symbols(struct symtab *st)
 		GElf_Sym sym;
 		GElf_Addr a;
 		GElf_Word shndx;
-		const char *name = dwfl_module_getsym_info(st->mod, i, &sym, &a, &shndx, NULL, NULL);
+		Elf *elf = NULL;
+		Dwarf_Addr bias = 0;
+		GElf_Shdr sh;
+		Elf_Scn *scn;
+		const char *name = dwfl_module_getsym_info(st->mod, i, &sym, &a, &shndx, &elf, &bias);
+		if (name == NULL || name[0] == '\0' || shndx == SHN_UNDEF || a == 0)
+			continue;
 		int type = GELF_ST_TYPE(sym.st_info);
-		if (name == NULL || name[0] == '\0' || shndx == SHN_UNDEF || a == 0 ||
-		    (type != STT_FUNC && type != STT_GNU_IFUNC))
+		int untyped = type == STT_NOTYPE;
+		if (type != STT_FUNC && type != STT_GNU_IFUNC && !untyped)
+			continue;
+		uint64_t limit = 0;
+		int exec = 0;
+		if (shndx < SHN_LORESERVE && elf && (scn = elf_getscn(elf, shndx)) != NULL && gelf_getshdr(scn, &sh)) {
+			exec = (sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) == (SHF_ALLOC | SHF_EXECINSTR);
+			if (sh.sh_addr + sh.sh_size > sh.sh_addr && sh.sh_addr + bias >= st->bias)
+				limit = sh.sh_addr + sh.sh_size + bias - st->bias;
+		}
+		if (untyped && (!exec || name[0] == '$'))
 			continue;
 		grow(&st->syms, &cap, st->nsyms + 1, sizeof *st->syms);
 		st->syms[st->nsyms++] = (struct fsym){ a - st->bias, sym.st_size, name,
-						       GELF_ST_BIND(sym.st_info) != STB_LOCAL, NULL };
+						       GELF_ST_BIND(sym.st_info) != STB_LOCAL, NULL, untyped,
+						       limit, 0 };
 	}
 	load_plt_symbols(st, &cap);
 	sort(st->syms, st->nsyms, sizeof *st->syms, cmp_fsym);
 	size_t k = 0;   /* keep the preferred symbol at each address */
-	for (size_t i = 0; i < st->nsyms; i++)
-		if (k == 0 || st->syms[k - 1].start != st->syms[i].start)
-			st->syms[k++] = st->syms[i];
+	uint64_t covered = 0;  /* the end of the sized typed symbols so far */
+	for (size_t i = 0; i < st->nsyms; i++) {
+		const struct fsym *f = &st->syms[i];
+		if (k > 0 && st->syms[k - 1].start == f->start)
+			continue;
+		if (f->untyped && f->start < covered)  /* a label inside a function */
+			continue;
+		if (!f->untyped && f->size && f->start + f->size > covered)
+			covered = f->start + f->size;
+		st->syms[k++] = *f;
+	}
 	st->nsyms = k;
+	for (size_t i = 0; i < k; i++) {
+		struct fsym *f = &st->syms[i];
+		f->bound = i + 1 < k ? st->syms[i + 1].start : UINT64_MAX;
+		if (f->limit > f->start && f->limit < f->bound)
+			f->bound = f->limit;
+	}
 }
 
 /* The symbol covering addr: a sized one that contains it, or a sizeless
- * one, which claims everything up to the next symbol. */
+ * one, which claims everything up to its bound (the next symbol, or its
+ * section's end). */
 static const struct fsym *symbol_at(struct symtab *st, uint64_t addr)
 {
 	if (!st->syms_ready)
@@ -916,7 +964,7 @@ static const struct fsym *symbol_at(struct symtab *st, uint64_t addr)
 	if (lo == 0)
 		return NULL;
 	const struct fsym *f = &st->syms[lo - 1];
-	return f->size == 0 || addr - f->start < f->size ? f : NULL;
+	return f->size == 0 ? (addr < f->bound ? f : NULL) : addr - f->start < f->size ? f : NULL;
 }
 
 int symbol_is_plt(const char *name)
@@ -941,7 +989,8 @@ int symtab_function_at(struct symtab *st, uint64_t addr, struct symbol *out)
 	 * if an unwind entry starts after it, addr is in another function. */
 	if (f && !(f->size == 0 && have_fde && lo > f->start)) {
 		out->start = f->start;
-		out->end = f->size ? f->start + f->size : have_fde && lo == f->start ? hi : 0;
+		out->end = f->size ? f->start + f->size : have_fde && lo == f->start && hi < f->bound ? hi :
+			   f->bound != UINT64_MAX ? f->bound : 0;
 		if (f->shown == NULL)
 			((struct fsym *)f)->shown = intern_name(st, f->start, f->name);
 		out->name = f->shown;
@@ -1360,6 +1409,35 @@ size_t symtab_code(struct symtab *st, uint64_t addr, size_t len, const uint8_t *
 int symtab_machine(const struct symtab *st)
 {
 	return st->machine;
+}
+
+const char *symtab_soname(struct symtab *st)
+{
+	if (st->soname_ready)
+		return st->soname;
+	if (use(st) != 0)
+		return NULL;
+	st->soname_ready = 1;
+	for (Elf_Scn *scn = elf_nextscn(st->elf, NULL); scn; scn = elf_nextscn(st->elf, scn)) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_DYNAMIC || (d = elf_getdata(scn, NULL)) == NULL)
+			continue;
+		/* one entry per d_size / entry: bounded by the section */
+		size_t n = sh.sh_entsize ? d->d_size / sh.sh_entsize : 0;
+		for (size_t i = 0; i < n; i++) {
+			GElf_Dyn dyn;
+			if (gelf_getdyn(d, (int)i, &dyn) == NULL || dyn.d_tag == DT_NULL)
+				break;
+			const char *name;
+			if (dyn.d_tag == DT_SONAME && (name = elf_strptr(st->elf, sh.sh_link, dyn.d_un.d_val)) != NULL) {
+				st->soname = intern_str(st, name, 0);
+				return st->soname;
+			}
+		}
+		break;
+	}
+	return NULL;
 }
 
 void symtab_free_all(void)

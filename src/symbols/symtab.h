@@ -106,6 +106,10 @@ size_t symtab_code(struct symtab *st, uint64_t addr, size_t len, const uint8_t *
 /* The ELF e_machine of the module (EM_X86_64, EM_AARCH64, ...), or 0. */
 int symtab_machine(const struct symtab *st);
 
+/* The module's DT_SONAME ("libc.so.6"), or NULL if it has none or its
+ * file cannot be read.  Valid until symtab_free_all(). */
+const char *symtab_soname(struct symtab *st);
+
 /* Open a module's file for reading: a regular file named by an absolute
  * path, or "[vdso]" (pct's own vDSO in a memfd).  Returns the descriptor,
  * or -1 with a malloc'd reason in *why. */

@@ -1,6 +1,7 @@
 # With $PCT unset, the preloaded runtime does nothing: no file, no signal
 # handler, no timer.  With $PCT set, the same checks see all three, so the
 # test can tell the difference.  pct's signal is SIGSTKFLT (16).
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 sigprof_caught() {  # is SIGSTKFLT (16) in the process's caught-signal mask?
 	local mask; mask=$(awk '/^SigCgt:/ { print $2 }' "/proc/$1/status")

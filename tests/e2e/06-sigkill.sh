@@ -1,5 +1,6 @@
 # A program killed with SIGKILL mid-run leaves a readable profile of what
 # was sampled before: counts live in a MAP_SHARED mapping of the file.
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 PCT=killed.pct LD_PRELOAD=$LIBPCT "$PROGS/selftime" 30 >/dev/null &
 pid=$!

@@ -1,5 +1,6 @@
 # Output names: $PCT patterns, the argv[0]-based default, the "pc"
 # fallback, and no run ever overwriting another's file.
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 run() { LD_PRELOAD=$LIBPCT "$@" >/dev/null || fail "run of $* failed"; }
 

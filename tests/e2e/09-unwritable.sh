@@ -1,5 +1,6 @@
 # If the profile cannot be created, the program runs on unchanged: same
 # output, same exit status, and exactly one warning on stderr.
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 awk 'BEGIN { srand(3); for (i = 0; i < 20000; i++) print rand() }' >in
 gzip -9 -c in >plain.gz; echo $? >plain.rc

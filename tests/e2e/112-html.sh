@@ -10,23 +10,21 @@
 #     the line pct report --by=line gives most samples.  No console error,
 #     no request.
 #  2. Diffs (work.c: work-half is work-full with work_a's work halved), at
-#     --alpha=0.001 so that the "nothing else" half fails by chance rarely:
+#     --alpha=0.0001 so that the "nothing else" half fails by chance at most
+#     1e-4 (Holm over the rows and frames):
 #     work_a is the only row and the only frame called faster, and its
 #     frames the only coloured ones; an A/A pair (two runs of work-full) has
 #     no row or frame slower or faster, and no frame coloured.  pct flame
 #     BASE NEW flags the same frames with the same verdicts.
-#  3. 100,000 stack samples (bench/deepstacks.c, 10 kHz): the page is at
+#  3. 100,000 stack samples (bench/deepstacks.c, 20 kHz): the page is at
 #     most 10 MB and interactive (data-ready) in under 2 s, the least of 3
 #     loads; measured and printed (bench/html.sh times its generation).
+# pct-test: plain (pct html runs sanitized in e2e 20 and 47; not alone: the page of 100,000 stacks was interactive in 353 ms at load 4.6, against the bound of 2 s)
 . "$(dirname "$0")/lib.sh"
 for t in node npm cc; do command -v $t >/dev/null || fail "$t is missing (scripts/deps.sh installs it)"; done
 [ -x /usr/bin/chromium ] || fail "/usr/bin/chromium is missing (scripts/deps.sh installs it)"
 PLAYWRIGHT_VERSION=1.65.1
-npmdir=$ROOT/$B/npm-112
-if [ ! -f "$npmdir/node_modules/playwright-core/package.json" ]; then
-	npm install --prefix "$npmdir" --no-audit --no-fund --silent "playwright-core@$PLAYWRIGHT_VERSION" >npm.log 2>&1 ||
-		fail "npm install: $(tail -5 npm.log)"
-fi
+npmdir=$(npm_dir playwright "playwright-core@$PLAYWRIGHT_VERSION") || exit 1
 probe() { timeout 300 node "$ROOT/tests/e2e/html-probe.cjs" "$npmdir" "$@"; }
 # json FILE EXPR: a value of the probe's JSON (python3)
 json() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
@@ -36,7 +34,9 @@ clean() {  # no console error and no request
 }
 
 # 1. a known workload
-"$PCTBIN" record -g -o st.pct "$PROGS/selftime" 4 >truth.tsv 2>rec.err || fail "record: $(cat rec.err)"
+t0=$(now_ns)
+"$PCTBIN" record -g -o st.pct "$PROGS/selftime" 2 >truth.tsv 2>rec.err || fail "record: $(cat rec.err)"
+overload_bias st.pct "$(since "$t0")"   # CPU-time timers
 "$PCTBIN" html -o st.html st.pct 2>html.err || fail "pct html: $(cat html.err)"
 [ ! -s html.err ] || fail "pct html wrote to stderr: $(cat html.err)"
 "$PCTBIN" report --format=tsv st.pct >st.tsv
@@ -49,12 +49,12 @@ samples=$(json st.json 'd["row"]["samples"]')
 [ "$samples" = "$hs" ] || fail "the $hot row shows $samples samples, pct report $hs"
 share=$(printf '%.2f%%' "$hp")
 json st.json 'd["row"]["text"]' | grep -qF "$share" || fail "the $hot row does not show $share: $(json st.json 'd["row"]')"
-# the share against the truth: within 4 standard errors
+# the share against the truth: within PCT_Z standard errors (1e-4)
 n=$(awk -F'\t' 'NR > 1 { s += $1 } END { print s }' st.tsv)
-awk -F'\t' -v f="$hot" -v k="$hs" -v n="$n" '{ t[$1] = $2; all += $2 } END {
+awk -F'\t' -v f="$hot" -v k="$hs" -v n="$n" -v z="$PCT_Z" -v b="$TRUTH_BIAS" '{ t[$1] = $2; all += $2 } END {
 	p = t[f] / all; q = k / n; se = sqrt(p * (1 - p) / n)
-	printf "%s: %.2f%% of the samples shown, %.2f%% of the CPU time measured (4 se = %.2f points)\n", f, 100 * q, 100 * p, 400 * se
-	exit !(q > p - 4 * se && q < p + 4 * se) }' truth.tsv || fail "the shown share is not the true one"
+	printf "%s: %.2f%% of the samples shown, %.2f%% of the CPU time measured (%.2f se = %.2f points)\n", f, 100 * q, 100 * p, z, 100 * z * se
+	exit !(q >= p - z * se - b && q <= p + z * se + b) }' truth.tsv || fail "the shown share is not the true one"
 w0=$(json st.json 'd["before"]["frame"]["width"]') wz=$(json st.json 'd["zoomed"]["frame"]["width"]')
 pw=$(json st.json 'd["zoomed"]["plotWidth"]') wr=$(json st.json 'd["reset"]["frame"]["width"]')
 echo "frame of $hot: $w0 px wide, $wz px after a click (plot $pw px), $wr px after Reset zoom"
@@ -73,12 +73,12 @@ echo "source view: the first line shown is the hot line $line"
 
 # 2. diffs
 for b in full half; do
-	"$PCTBIN" record -g -o $b.pct "$PROGS/work-$b" 1500 >/dev/null 2>&1 || fail "record work-$b"
+	"$PCTBIN" record -g -o $b.pct "$PROGS/work-$b" 800 >/dev/null 2>&1 || fail "record work-$b"
 done
-"$PCTBIN" record -g -o full2.pct "$PROGS/work-full" 1500 >/dev/null 2>&1 || fail "record work-full again"
-"$PCTBIN" html --alpha=0.001 -o ab.html full.pct half.pct || fail "pct html full half"
-"$PCTBIN" html --alpha=0.001 -o aa.html full.pct full2.pct || fail "pct html full full2"
-"$PCTBIN" flame --alpha=0.001 -o ab.svg full.pct half.pct || fail "pct flame full half"
+"$PCTBIN" record -g -o full2.pct "$PROGS/work-full" 800 >/dev/null 2>&1 || fail "record work-full again"
+"$PCTBIN" html --alpha=0.0001 -o ab.html full.pct half.pct || fail "pct html full half"
+"$PCTBIN" html --alpha=0.0001 -o aa.html full.pct full2.pct || fail "pct html full full2"
+"$PCTBIN" flame --alpha=0.0001 -o ab.svg full.pct half.pct || fail "pct flame full half"
 probe ab.html diff >ab.json || fail "probe ab"
 probe aa.html diff >aa.json || fail "probe aa"
 clean ab.json
@@ -114,7 +114,10 @@ PY
 
 # 3. 100,000 stack samples
 cc -O2 -g -fno-omit-frame-pointer -pthread -o deepstacks "$ROOT/bench/deepstacks.c" || fail "cc deepstacks"
-PCT_STACK_AREA=1024 "$PCTBIN" record -g -F 10000 -o deep.pct ./deepstacks 6 2 >/dev/null 2>rec.err || fail "record deepstacks: $(cat rec.err)"
+# (at 20 kHz: about 17,700 stack samples per CPU second, the handler's
+# copies included, so 3.5 s of work in each of 2 threads gives about
+# 120,000 for 7 s of CPU, where 10 kHz took 14)
+PCT_STACK_AREA=1024 "$PCTBIN" record -g -F 20000 -o deep.pct ./deepstacks 3.5 2 >/dev/null 2>rec.err || fail "record deepstacks: $(cat rec.err)"
 nstacks=$(sed -n 's/^pct: \([0-9]*\) samples have call stacks$/\1/p' rec.err)
 "$PCTBIN" html -o deep.html deep.pct || fail "pct html deep"
 rm -f deep.pct

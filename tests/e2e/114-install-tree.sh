@@ -3,6 +3,7 @@
 # the SONAME and the exported symbols of libpct.so.1, the hardening of the
 # pct binary (checksec's checks, with readelf), the installed pct
 # recording a real program, and make uninstall leaving no file behind.
+# pct-test: plain (it tests the plain build or the sources, whatever PCT_BUILD is)
 . "$(dirname "$0")/lib.sh"
 for t in pkg-config readelf nm cc; do
 	command -v $t >/dev/null || fail "$t is missing (scripts/deps.sh installs pkg-config and binutils)"

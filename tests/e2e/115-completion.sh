@@ -3,6 +3,7 @@
 # COMP_WORDS and COMP_CWORD set, _pct called, COMPREPLY checked.  Its
 # lists of values are checked against the tool's --help, both ways, so
 # neither can drift from the other.
+# pct-test: plain (it checks documents and sources against each other: nothing for the sanitizers)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/scripts/pct-completion.bash"
 complete -p pct | grep -q -- '-F _pct' || fail "the script registers no completion for pct"

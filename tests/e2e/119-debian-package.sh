@@ -4,6 +4,7 @@
 # and reporting a shell loop, a program built with pkg-config's flags,
 # then removed and purged with no file left.  scripts/check-package.sh
 # does it all (make check-package); about 80 s on 2 cores.
+# pct-test: plain full (it tests the sources, whatever PCT_BUILD is; a second build of the whole tree, 56 s of CPU: make check-full and make check-package run it)
 . "$(dirname "$0")/lib.sh"
 # the packages are built from the sources, not from $B: once, in the
 # plain suite

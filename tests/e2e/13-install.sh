@@ -1,5 +1,6 @@
 # make install PREFIX=DIR puts every agreed file in place, and the
 # installed pct finds the installed runtime.
+# pct-test: plain (it tests the plain build or the sources, whatever PCT_BUILD is)
 . "$(dirname "$0")/lib.sh"
 make -s -C "$ROOT" install PREFIX="$SCRATCH/inst" >/dev/null || fail "make install failed"
 for f in bin/pct lib/libpct.so lib/libpct.a include/pct.h include/pct_format.h \

@@ -7,6 +7,7 @@
 # root pct samples on with VmLck as without it (but 64 KiB of the wall
 # sampler's stack); unprivileged, where the limit has no room for pct, pct
 # steps aside with one warning (libpct(3), RESOURCES).
+# pct-test: alone (locked memory of the user nobody, shared with the other tests that run as nobody)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
 vmlck() { sed -n 's/^VmLck \([0-9]*\)$/\1/p' "$1"; }

@@ -5,6 +5,7 @@
 # EAGAIN, the samplers of the fork tree make way and the call is made
 # again (libpct(3), RESOURCES).  Run as nobody, whose processes are this
 # test's alone (root is not held to the limit).
+# pct-test: alone (RLIMIT_NPROC counts every process of the user nobody, those of other tests too)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
 setpriv --reuid=nobody --regid=nogroup --clear-groups true 2>/dev/null || skip "no setpriv to run as nobody"

@@ -5,6 +5,7 @@
 # the program's sigqueue, pthread_sigqueue or timer_create fails with
 # EAGAIN, and keeps at most half of a lowered limit (libpct(3),
 # RESOURCES).  Run as nobody, whose queued signals are this test's alone.
+# pct-test: alone (RLIMIT_SIGPENDING counts the pending signals of every process of the user)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
 setpriv --reuid=nobody --regid=nogroup --clear-groups true 2>/dev/null || skip "no setpriv to run as nobody"

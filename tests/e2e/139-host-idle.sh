@@ -4,6 +4,7 @@
 # sleeping for 5 s the sampler used 4.9 s of CPU (a whole CPU).  Its cost
 # now scales with the threads that run (libpct(3), RESOURCES), and the
 # blocked threads are still charged their wall time.
+# pct-test: timing (it measures the wall sampler's own CPU time)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
 host_modes "300 sleeping threads" "$HOSTS/host-idle" 300 0.5

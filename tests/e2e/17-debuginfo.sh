@@ -4,8 +4,8 @@
 . "$(dirname "$0")/lib.sh"
 if ! dpkg-query -W -f='${Status}' libc6-dbg 2>/dev/null | grep -q 'install ok installed'; then
 	if [ "$(id -u)" -eq 0 ]; then
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libc6-dbg >/dev/null 2>&1 ||
-			{ apt-get update -qq >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libc6-dbg >/dev/null 2>&1; }
+		apt_get install -y -qq libc6-dbg >/dev/null 2>&1 ||
+			{ apt_get update -qq >/dev/null 2>&1 && apt_get install -y -qq libc6-dbg >/dev/null 2>&1; }
 	fi
 	dpkg-query -W -f='${Status}' libc6-dbg 2>/dev/null | grep -q 'install ok installed' ||
 		skip "libc6-dbg is not installed and cannot be installed here (not root, or no package archive)"

@@ -8,6 +8,7 @@
 #     that needed more pages are counted as dropped, one warning;
 #   - room: a complete profile, no warning.
 # Needs a small tmpfs (root); without one it skips.
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 mkdir tiny
 mount -t tmpfs -o size=512k tmpfs tiny 2>/dev/null || skip "cannot mount a small tmpfs here (not root, or no mount permission)"

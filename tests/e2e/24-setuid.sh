@@ -1,6 +1,7 @@
 # setuid and setgid programs are never profiled: a static program with the
 # runtime linked in, setuid root, run by another user, has AT_SECURE set,
 # and secure_getenv hides $PCT from it.
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" -eq 0 ] || skip "needs root to make a setuid-root copy and run it as another user"
 command -v setpriv >/dev/null || skip "needs setpriv (util-linux) to run as another user"

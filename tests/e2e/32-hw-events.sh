@@ -1,6 +1,7 @@
 # Hardware events where the CPU or VM exposes them; where it does not (as on
 # these VMs), record refuses with the reason before running anything, and a
 # preloaded program warns once and runs on unchanged.
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 for ev in cycles instructions cache-misses branch-misses; do
 	"$PCTBIN" record -e $ev -o hw.pct "$PROGS/selftime" 0.3 >out 2>err; rc=$?

@@ -4,12 +4,10 @@
 . "$(dirname "$0")/lib.sh"
 for t in npm chromium python3; do command -v $t >/dev/null || fail "$t is missing (scripts/deps.sh installs it)"; done
 SPEEDSCOPE_VERSION=1.25.0
-npmdir=$ROOT/$B/npm
+# (one directory for every build, installed once: lib.sh's npm_dir)
+npmdir=$(npm_dir speedscope "speedscope@$SPEEDSCOPE_VERSION") || exit 1
 release=$npmdir/node_modules/speedscope/dist/release
-if [ ! -f "$release/index.html" ]; then
-	npm install --prefix "$npmdir" --no-audit --no-fund --silent "speedscope@$SPEEDSCOPE_VERSION" >npm.log 2>&1 ||
-		fail "npm install speedscope: $(tail -5 npm.log)"
-fi
+[ -f "$release/index.html" ] || fail "speedscope $SPEEDSCOPE_VERSION has no $release/index.html"
 "$PCTBIN" record -g -o cc.pct "$PROGS/callchain" 0.2 >/dev/null 2>&1 || fail "record -g"
 mkdir www && cp -r "$release"/. www/ && "$PCTBIN" export --format=folded -o www/cc.folded cc.pct || fail "export folded"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -25,8 +23,11 @@ url="http://127.0.0.1:$port/index.html#profileURL=http://127.0.0.1:$port/cc.fold
 for budget in 5000 20000 60000; do
 	timeout 120 chromium --headless --no-sandbox --disable-gpu --virtual-time-budget=$budget --dump-dom "$url" \
 		>dom.html 2>chromium.err || fail "chromium: $(tail -3 chromium.err)"
+	# a name may hold blanks ("f (inline)"): it runs up to the next "N (P%) N (P%)"
 	sed 's/<[^>]*>/ /g; s/&lt;/</g' dom.html | tr -s ' \n' '  ' | sed -n 's/.*Symbol Name //p' |
-		awk '{ for (i = 1; i + 4 <= NF; i += 5) print $(i + 4) "\t" $i "\t" $(i + 2) }' | sort >speedscope.tsv
+		python3 -c 'import re, sys
+for t, s, n in re.findall(r"(\d+) \([^)]*%\) (\d+) \([^)]*%\) (.*?)(?= \d+ \([^)]*%\) \d+ \(|\s*$)", sys.stdin.read()):
+    print(n.strip() + "\t" + t + "\t" + s)' | sort >speedscope.tsv
 	[ -s speedscope.tsv ] && break
 	echo "no rows after $budget ms of virtual time"
 done

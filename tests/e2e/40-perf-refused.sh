@@ -10,14 +10,20 @@
 #   - -e user, which needs perf, is refused up front by pct record, and in
 #     a preloaded program costs one warning while the program runs on;
 #   - -e wall falls back to timers at 100 Hz.
+# pct-test: timing plain (a rate or CPU-time measurement of the uninstrumented runtime)
 . "$(dirname "$0")/lib.sh"
 NOPERF=$PROGS/noperf
+t0=$(now_ns)
 "$NOPERF" "$PCTBIN" record -F 1000 -o hf.pct "$PROGS/selftime" 2 >truth.tsv 2>err || fail "record -F 1000: $(cat err)"
+overload_bias hf.pct "$(since "$t0")"   # CPU-time timers, the fallback
 [ "$(grep -c 'perf_event_open was refused.*Permission denied; sampling falls back to CPU-time timers' err)" = 1 ] ||
 	fail "-F 1000: expected one fallback message: $(cat err)"
 rate=$("$PCTBIN" report hf.pct | sed -n 's/.*effective rate \([0-9.]*\) Hz.*/\1/p')
 echo "-F 1000 without perf: $rate samples per CPU second"
-awk -v r="$rate" 'BEGIN { exit !(r >= 200 && r <= 260) }' || fail "-F 1000 without perf gave $rate Hz"
+# (the tick's 250 Hz, not 1000 nor 1 + overruns per signal; a loaded
+# machine loses expirations, up to half seen in e2e 25 and 28, so the
+# floor is half the tick's rate)
+awk -v r="$rate" 'BEGIN { exit !(r >= 125 && r <= 260) }' || fail "-F 1000 without perf gave $rate Hz"
 grep -q 'CPU-time timers at 250 Hz' err || fail "the fallback message does not give the rate: $(cat err)"
 "$PCTBIN" report --format=tsv hf.pct >report.tsv
 check_truth truth.tsv report.tsv "$(period_of hf.pct)" || fail "shares without perf disagree with the truth"

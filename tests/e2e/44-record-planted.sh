@@ -5,6 +5,7 @@
 # `pct report` command; links planted at every name record and the
 # runtime use do not make root write through them; and an existing FILE
 # that is not a regular file is never moved to FILE.old.
+# pct-test: alone (the names planted are those the next 400 pids give, which other tests would take)
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root, to plant files as nobody and run record as root"
 id nobody >/dev/null 2>&1 && getent group nogroup >/dev/null || skip "no user nobody or group nogroup"

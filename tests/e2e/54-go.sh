@@ -4,6 +4,7 @@
 # profiled.  Go's threads begin with every signal blocked (pthread_sigmask
 # around pthread_create, in cgo's runtime): pct's signal stays open in the
 # kernel's mask, so the goroutines' threads are sampled too.
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
 command -v go >/dev/null || skip "no go (scripts/deps.sh installs golang-go)"

@@ -3,6 +3,7 @@
 # SIGXFSZ, which kills.  pct shrinks the file to fit (a smaller tick log and
 # bucket table, fewer table slots, a
 # smaller stack area) and samples on.
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
 PRE="ulimit -f 1000"

@@ -2,6 +2,7 @@
 # its own malloc(8 MiB) must still succeed under pct.  pct leaves the
 # program max(64 MiB, a quarter of the limit) of headroom, so here it
 # gives up at start with one warning.
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
 vm=$("$HOSTS/host-as" probe) || fail "probe"

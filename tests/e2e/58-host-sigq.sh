@@ -4,6 +4,7 @@
 # uses at most half of the quota (SigQ in /proc/self/status) and leaves
 # further threads unsampled with one warning.  Run as nobody, whose quota
 # nothing else here uses.
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
 command -v setpriv >/dev/null || skip "no setpriv"

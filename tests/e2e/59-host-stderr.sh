@@ -2,6 +2,7 @@
 # pct's warnings (here: the output directory was removed, so the profile
 # cannot be created) must not land in that file.  pct writes only to the
 # file that was fd 2 when it started, and drops the warning otherwise.
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
 mkdir gone

@@ -6,6 +6,7 @@
 # unless $PCT_SECCOMP_OK=1 vouches for it, and stops sampling before the
 # program installs one (prctl(2) is wrapped).  tests/progs/noperf, whose
 # filter only fails perf_event_open, sets PCT_SECCOMP_OK=1 (test 40).
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
 host_modes "filter installed late (kills ftruncate)" "$HOSTS/host-seccomp" late

@@ -3,6 +3,7 @@
 # DIR/.pct-tmp.PID, and a SIGKILL meanwhile leaves it behind.  The next
 # run in that directory removes the temporaries of dead processes: only
 # regular files of ours named .pct-tmp.PID whose PID is gone.
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
 mkdir d

@@ -2,6 +2,7 @@
 # name inside them (dir/PROG.PID.pct, not a hidden dir/.PID.pct); a
 # device or other special file (/dev/full) is refused with one warning
 # (not /dev/full.PID.pct in /dev).
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
 mkdir out

@@ -6,6 +6,7 @@
 # setpriv had dropped in its own thread).  Each runs plain and in every
 # mode with identical output and status (in a container that refuses user
 # namespaces, unshare fails alike in every mode).
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
 same_in_every_mode 1 "$HOSTS/rawexit"
@@ -19,6 +20,11 @@ echo "a main thread's raw exit ends the process as without pct"
 # be that last thread (the review of this change found nothing printed)
 same_in_every_mode 1 "$HOSTS/pthexit"
 [ "$(cat plain.out)" = "$(printf 'main exits\nworker done\natexit ran')" ] || fail "pthexit itself: $(cat plain.out)"
+# main the last of the program's threads at its pthread_exit: the sampler
+# must stop then (before: nothing printed, for the sampler was the last
+# thread, and when it ended the process died without exit(0))
+same_in_every_mode 1 "$HOSTS/pthexit" joined
+[ "$(cat plain.out)" = "$(printf 'worker done\nmain exits\natexit ran')" ] || fail "pthexit joined itself: $(cat plain.out)"
 same_in_every_mode 0 unshare -U id -u
 echo "unshare -U: $(cat plain.out plain.err)"
 same_in_every_mode 0 setpriv --reuid=nobody --regid=nogroup --clear-groups id -u

@@ -6,6 +6,7 @@
 # 250 Hz and with -e wall, 5 at 5 kHz (15,235 samples), 0 without pct;
 # libpct(3) LIMITS states it.  A sampler that signalled sleeping threads
 # would show here at once: the bound is 1% of the waits.
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
 "$HOSTS/host-uring" 10 >/dev/null 2>probe.err

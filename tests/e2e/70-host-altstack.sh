@@ -6,6 +6,7 @@
 # handler on that stack blocks pct's signal while it runs, and the depth
 # pct writes is measured: the host paints its stack (guard page below) and
 # reports the deepest byte written.
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/lib.sh"
 H=$HOSTS/host-altstack
@@ -27,11 +28,21 @@ for size in legacy min 4096; do
 done
 host_modes "alternate stack 4096, own handler" "$H" 4096 0.3 own || exit 1
 echo "  depth written:$(depths)"
-# large enough: sampled, 25 rounds of every mode (100 runs) with the
-# program's own handler on the stack every 5 ms
-for r in $(seq 25); do
-	host_modes "round $r: alternate stack 8192, own handler" "$H" 8192 0.2 own >round.log || exit 1
-	case "$SAMPLES " in *"=0 "*) fail "round $r: a mode took no samples on an 8 KiB stack:$SAMPLES";; esac
+# large enough: sampled, 25 rounds of every mode (100 runs; make check: 8
+# rounds, 32 runs) with the program's own handler on the stack every 5 ms
+HOST_PLAIN_KEEP=1   # the plain run once: it does not change between rounds
+for r in $(seq "$(full_or 25 8)"); do
+	# (the host's own handler runs every 5 ms of wall-clock time with
+	# pct's signal blocked: on a machine so loaded that the host gets a
+	# small part of a CPU, most of its CPU time is in that handler, and a
+	# mode may take no sample in a run (default=0 F5000=1114 wall=55 g=59
+	# at load 9): such a round runs again, three times at most)
+	for try in 1 2 3; do
+		host_modes "round $r: alternate stack 8192, own handler" "$H" 8192 0.2 own >round.log || exit 1
+		case "$SAMPLES " in *"=0 "*) ;; *) break ;; esac
+		[ $try = 3 ] && fail "round $r: a mode took no samples on an 8 KiB stack in 3 runs:$SAMPLES"
+		echo "round $r: a mode took no samples:$SAMPLES; again"
+	done
 	d=$(depths)
 done
 tail -1 round.log

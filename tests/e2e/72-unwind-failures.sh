@@ -8,7 +8,10 @@
 # the samples whose folded stack does not start at _start (one thread).
 . "$(dirname "$0")/lib.sh"
 cp "$PROGS/callchain" ./cc || fail "$PROGS/callchain is not built (make progs)"
-"$PCTBIN" record -g -o cc.pct ./cc 0.2 >/dev/null 2>err || fail "record -g: $(cat err)"
+# at least 100 samples with stacks: 0.2 s of CPU (about 150), longer if a
+# loaded machine lost them
+rec() { "$PCTBIN" record -g -o cc.pct ./cc "$1" >/dev/null 2>err || fail "record -g: $(cat err)"; }
+until_samples 100 cc.pct 0.2 1.6 rec
 cp cc.pct machine.pct
 # header field stack_machine (offset 288, pct_format.h): 0xbeef, no machine pct knows
 printf '\xef\xbe\x00\x00' | dd of=machine.pct bs=1 seek=288 conv=notrunc 2>/dev/null || fail "dd"
@@ -56,7 +59,7 @@ check machine machine.pct
 # ends such a walk as it ends one at the root, so only the CFI of the last
 # frame (its return address undefined, as _start's is) may say "root"
 # (until it did, all of these counted as unwound: 0 of 349)
-"$PCTBIN" record -g --stack-bytes=64 -o short.pct ./cc 0.2 >/dev/null 2>err || fail "record --stack-bytes=64: $(cat err)"
+"$PCTBIN" record -g --stack-bytes=64 -o short.pct ./cc "$RAN_FOR" >/dev/null 2>err || fail "record --stack-bytes=64: $(cat err)"
 check "64-byte stacks" short.pct
 [ "$N" -ge $((OF * 9 / 10)) ] || fail "64-byte stack copies: only $N of $OF stacks not unwound"
 

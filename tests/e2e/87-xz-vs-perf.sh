@@ -3,6 +3,7 @@
 # `perf record -e task-clock` at the same 4 ms period must agree on the
 # number of samples, on each thread's share, and on each function's share
 # of liblzma's samples, within statistical error on a loaded machine.
+# pct-test: timing plain (a rate or CPU-time measurement of the uninstrumented runtime)
 . "$(dirname "$0")/lib.sh"
 command -v xz >/dev/null || fail "xz is missing (xz-utils; scripts/deps.sh installs it)"
 command -v perf >/dev/null || fail "perf is missing (linux-perf; scripts/deps.sh installs it)"
@@ -29,7 +30,9 @@ echo "samples: pct $n_pct for $tree s of CPU time, perf $n_perf"
 awk -v a="$n_pct" -v b="$n_perf" -v t="$tree" 'BEGIN { exit !(b >= 300 && t > 0 && a * 0.004 >= 0.7 * t) }' ||
 	fail "pct took $n_pct samples for $tree s of CPU time (perf: $n_perf)"
 # (2) by thread: the main thread (the lowest tid) and the workers, largest
-# first; two-sample z of each share below 5, or the shares within 2 points
+# first; two-sample z of each share below 5 (6e-7 from sampling noise
+# alone, the rest for the two runs' own variation), or the shares within
+# 2 points
 ranked() { sort -n "$1" | head -1 | cut -f2; sort -n "$1" | tail -n +2 | cut -f2 | sort -rn; }
 paste <(ranked pct-thread.tsv) <(ranked perf-thread.tsv) >threads.tsv
 # compare LABEL-FILE: rows "pct_count perf_count" (missing = 0)

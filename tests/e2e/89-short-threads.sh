@@ -5,6 +5,7 @@
 # samples and main's about 80%.  (The default CPU timers start at a random
 # phase too, but the kernel checks them only at its tick, so threads
 # shorter than a tick stay undersampled there: libpct(3).)
+# pct-test: timing plain (a rate or CPU-time measurement of the uninstrumented runtime)
 . "$(dirname "$0")/lib.sh"
 for hz in 1000 250; do
 	ev=cpu; [ $hz = 250 ] && ev=user

@@ -13,6 +13,7 @@
 #  - a block has no line it cannot read (a row in another shape), every
 #    preformatted block of rows is marked, and no size ("N bytes") or
 #    offset ("offset N") is stated elsewhere in the page.
+# pct-test: plain (it checks documents and sources against each other: nothing for the sanitizers)
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || fail "python3 is needed (scripts/deps.sh installs it)"
 MAN=$ROOT/man/pct.5

@@ -14,6 +14,7 @@
 # ALSO); pct(1)'s SYNOPSIS is `pct --help`'s usage.
 # -h and --help are left out of the comparison: every command takes them
 # (this test runs each), and pct(1) documents them once for all.
+# pct-test: plain (it checks documents and sources against each other: nothing for the sanitizers)
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || fail "python3 is needed (scripts/deps.sh installs it)"
 

@@ -6,6 +6,7 @@
 # each folder of src/ includes only its own headers and those of the
 # folders below it: cmd > export > report > attach > format > symbols > core, then
 # include/ (README, Layout).
+# pct-test: plain (it checks documents and sources against each other: nothing for the sanitizers)
 . "$(dirname "$0")/lib.sh"
 command -v nm >/dev/null || skip "no nm"
 obj=${LAYERS_OBJ:-$ROOT/$B/obj/src/cmd}

@@ -5,6 +5,7 @@
 # signal, so at -F 2000 (one signal per 4 ms tick, the rest in the perf
 # ring) a thread of 0.4 s was reported under the program's name, and a
 # per-thread truth test lost it (e2e 31 failed so under load).
+# pct-test: plain (its subject is the runtime, which build-san leaves uninstrumented: the sanitized run adds nothing)
 . "$(dirname "$0")/lib.sh"
 cat >late.c <<'C'
 #define _GNU_SOURCE

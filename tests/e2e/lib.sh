@@ -25,37 +25,118 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }
 pass() { echo "ok: $*"; }
 
+# Statistical assertions.  Each one may fail by chance with a probability
+# of at most 1e-4 (so that a suite of a few hundred of them fails by chance
+# less than once in thirty runs): a count or share is held to its
+# expectation within PCT_Z standard errors, PCT_Z = 3.89 being the
+# two-sided normal quantile of 1e-4 (P(|N(0,1)| > 3.89) = 1.0e-4), plus a
+# stated allowance for what the statistics do not hold (the timing of a
+# measurement itself).  The expectation comes from the samples the run
+# actually took: a loaded machine loses CPU-timer expirations (libpct(3)),
+# which changes how many samples there are, and so the standard errors,
+# never the verdict: a lost expiration is lost whatever code ran, so the
+# samples kept are still a random sample of the CPU time, and the
+# profile's effective period (its CPU time over its samples) is the time
+# one kept sample stands for.
+PCT_Z=3.89
+
 # check_truth TRUTH.tsv REPORT.tsv PERIOD_S [COLUMN [WEIGHT]]
 # TRUTH has "function<TAB>cpu_ns" lines written by tests/progs/selftime;
-# REPORT is `pct report --format=tsv`.  For each function, pct's share
-# among the measured functions must match the true share, and
-# samples*period the true CPU time, within 4 standard errors plus a small
-# allowance for the timing of the measurement itself.  WEIGHT (default 1)
-# is the number of samples one observation stands for: CPU timers above
-# the tick count each expiry as 1 + its overruns, all at one PC, so the
-# standard errors grow by sqrt(WEIGHT).
+# REPORT is `pct report --format=tsv`; PERIOD_S the profile's effective
+# period (period_of).  For each function (or the COLUMN's value), two
+# assertions, each at most 1e-4 to fail by chance:
+#  - its share of the samples in the measured functions, q = n/N, is its
+#    true share p of their CPU time within PCT_Z binomial standard errors,
+#    sqrt(p(1-p)w/N), plus 1 point: each function's clock reads are timed
+#    on its side of the bracket but sampled in clock_gettime, outside the
+#    measured functions;
+#  - n x PERIOD_S is its true CPU time within PCT_Z Poisson standard
+#    errors, sqrt(n w) x PERIOD_S, plus 3% of it: the effective period is
+#    the whole process's CPU time (start-up and the clock reads included)
+#    over all its samples.
+# The 1 point is TRUTH_BIAS (a fraction); overload_bias sets it for a run
+# of CPU-time timers on an oversubscribed machine.
+# WEIGHT (default 1) is the number of samples one observation stands for:
+# CPU timers above the tick count each expiry as 1 + its overruns, all at
+# one PC, so the standard errors grow by sqrt(WEIGHT).  At least
+# $TRUTH_MIN (default 200) samples must be in the measured functions.
 check_truth() {
-	awk -F'\t' -v period="$3" -v key="${4:-function}" -v w="${5:-1}" '
+	awk -F'\t' -v period="$3" -v key="${4:-function}" -v w="${5:-1}" -v z="$PCT_Z" -v min="${TRUTH_MIN:-200}" \
+		-v bias="${TRUTH_BIAS:-0.01}" '
 	FNR == 1 && NR != 1 { report = 1 }
 	!report { t[$1] = $2 / 1e9; tt += $2 / 1e9; next }
 	FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 	($col[key] in t) { n[$col[key]] += $col["samples"] }
 	END {
 		for (f in t) nn += n[f]
-		if (nn < 200) { printf "only %d samples in the measured functions\n", nn; exit 1 }
+		if (nn < min) { printf "only %d samples in the measured functions (want %d)\n", nn, min; exit 1 }
 		bad = 0
 		for (f in t) {
 			p = t[f] / tt; q = n[f] / nn
 			se = sqrt(p * (1 - p) * w / nn)
 			est = n[f] * period; sest = sqrt((n[f] > 0 ? n[f] : 1) * w) * period
-			ok1 = (q - p < 4 * se + 0.01 && p - q < 4 * se + 0.01)
-			ok2 = (est - t[f] < 4 * sest + 0.03 * t[f] && t[f] - est < 4 * sest + 0.03 * t[f])
-			printf "%-8s true %.3f s (%.1f%%)  pct %d samples = %.3f s (%.1f%% +- %.1f)  %s\n", \
-				f, t[f], 100 * p, n[f], est, 100 * q, 100 * se, (ok1 && ok2) ? "ok" : "MISMATCH"
+			ok1 = (q - p <= z * se + bias && p - q <= z * se + bias)
+			# (the bias beyond 1 point moves the count as the share: of all)
+			tol = z * sest + 0.03 * t[f] + (bias > 0.01 ? (bias - 0.01) * tt : 0)
+			ok2 = (est - t[f] <= tol && t[f] - est <= tol)
+			printf "%-8s true %.3f s (%.1f%%)  pct %d samples = %.3f s (+- %.3f)  %.1f%% (+- %.1f)  %s\n", \
+				f, t[f], 100 * p, n[f], est, sest, 100 * q, 100 * se, (ok1 && ok2) ? "ok" : "MISMATCH"
 			if (!(ok1 && ok2)) bad = 1
 		}
 		exit bad
 	}' "$1" "$2"
+}
+
+# overload_bias PROFILE WALL_S: TRUTH_BIAS for a profile of CPU-time timers
+# (the default 250 Hz) whose process ran WALL_S seconds of wall-clock
+# time.  The kernel checks those timers at its tick, and on an
+# oversubscribed machine, where a thread runs in slices between other
+# threads, the tick's samples are no longer a uniform sample of its CPU
+# time: selftime's work_c (17.0% of the CPU time) got 11.1-16.0% of 743-749
+# samples in runs at load 6-9 on 2 CPUs, work_a 2-5.5 points too many,
+# where perf events (-F 1000) in the same minutes gave 16.3-17.1% (libpct(3)
+# has no word of it yet: see the report of issue 33).  So when the run had
+# less than 90% of a CPU (its CPU time over WALL_S), the allowance is 7
+# points (and 6% of the CPU time in all on a count), else 1.
+overload_bias() {
+	local cpu
+	cpu=$("$PCTBIN" report "$1" 2>/dev/null | sed -n 's/^# [0-9]* samples over \([0-9.]*\) s.*/\1/p' | head -1)
+	TRUTH_BIAS=$(awk -v c="${cpu:-0}" -v w="$2" 'BEGIN { print (w > 0 && c / w < 0.9) ? 0.07 : 0.01 }')
+	[ "$TRUTH_BIAS" = 0.01 ] || echo "oversubscribed: ${cpu:-?} s of CPU in $2 s: the timers' tick bias allowed ($TRUTH_BIAS)"
+}
+
+# now_ns, since T0: the wall-clock seconds since now_ns gave T0
+now_ns() { date +%s%N; }
+since() { awk -v a="$1" -v b="$(date +%s%N)" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'; }
+
+# samples_in FILE...: the samples the profiles hold (their report's count)
+samples_in() {
+	"$PCTBIN" report --format=tsv "$@" 2>/dev/null | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ n += $c["samples"] } END { print n + 0 }'
+}
+
+# until_samples MIN FILE SECONDS LIMIT FUNCTION: a test that needs MIN
+# samples runs until it has them, not for a fixed time: FUNCTION SECONDS
+# (re)writes the profile FILE, and is called again with twice the seconds
+# while FILE holds fewer than MIN samples, up to LIMIT seconds; it fails
+# past that.  A loaded machine that loses CPU-timer expirations makes the
+# run longer, not the test fail.  Sets RAN_FOR to the seconds of the run
+# kept, RAN_WALL to its wall-clock seconds.  (Rerunning on a count alone
+# biases no share: which function a sample lands in does not depend on
+# how many samples there are.)
+until_samples() {
+	local min=$1 file=$2 s=$3 limit=$4 fn=$5 got t0
+	while :; do
+		t0=$(date +%s%N)
+		"$fn" "$s" || fail "$fn $s failed"
+		RAN_WALL=$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+		got=$(samples_in "$file")
+		[ "$got" -ge "$min" ] && break
+		echo "until_samples: $got samples in $s s, want $min: running again for $(awk -v s="$s" 'BEGIN { print 2 * s }') s"
+		s=$(awk -v s="$s" 'BEGIN { print 2 * s }')
+		awk -v s="$s" -v l="$limit" 'BEGIN { exit !(s <= l) }' || fail "fewer than $min samples ($got) in runs of up to $limit s"
+	done
+	RAN_FOR=$s
 }
 
 # period_of FILE: the effective period in seconds from the report summary.
@@ -71,13 +152,64 @@ share_of() {
 }
 
 # check_share WHAT COUNT OF TRUE_NS TRUE_OF_NS: the share COUNT/OF (samples)
-# matches TRUE_NS/TRUE_OF_NS within 4 standard errors (binomial) + 2 points.
+# matches TRUE_NS/TRUE_OF_NS within PCT_Z binomial standard errors
+# (sqrt(p(1-p)/OF): at most 1e-4 to fail by chance) + 2 points (the
+# program's clock reads around its calls, timed but not sampled there), or
+# TRUTH_BIAS if overload_bias set it higher; OF must be at least 100.
 check_share() {
-	awk -v what="$1" -v n="$2" -v of="$3" -v t="$4" -v tt="$5" 'BEGIN {
+	awk -v what="$1" -v n="$2" -v of="$3" -v t="$4" -v tt="$5" -v z="$PCT_Z" \
+		-v b="$(awk -v t="${TRUTH_BIAS:-0}" 'BEGIN { print (t > 0.02 ? t : 0.02) }')" 'BEGIN {
 		if (of < 100) { printf "%s: only %d samples\n", what, of; exit 1 }
 		p = t / tt; q = n / of; se = sqrt(p * (1 - p) / of)
-		ok = (q - p < 4 * se + 0.02 && p - q < 4 * se + 0.02)
+		ok = (q - p <= z * se + b && p - q <= z * se + b)
 		printf "%-16s true %.1f%%  pct %d/%d = %.1f%% (+- %.1f)  %s\n", what, 100 * p, n, of, 100 * q,
 			100 * se, ok ? "ok" : "MISMATCH"
 		exit !ok }'
 }
+
+# poisson_low EXPECTED: the smallest count that a Poisson count of mean
+# EXPECTED reaches with probability at least 1 - 1e-4 (normal
+# approximation with PCT_Z, continuity-corrected): a floor on a count
+# that is at most 1e-4 to fail by chance.
+poisson_low() {
+	awk -v m="$1" -v z="$PCT_Z" 'BEGIN { f = m - z * sqrt(m) - 0.5; printf "%d\n", (f > 0 ? f : 0) }'
+}
+
+# consumers_here: true unless this is make check's sanitized run
+# (build-san without PCT_TEST_FULL), where a test leaves out what only
+# another program checks of pct's output (a browser loading it): the
+# sanitizers see pct's code, and the plain run checks the output
+consumers_here() { [ "$B" != build-san ] || [ -n "${PCT_TEST_FULL:-}" ]; }
+
+# full_or FULL QUICK: FULL under make check-full (PCT_TEST_FULL=1), else
+# QUICK: the rounds of a stress test that make check cuts (README,
+# Testing, lists them)
+full_or() { if [ -n "${PCT_TEST_FULL:-}" ]; then echo "$1"; else echo "$2"; fi; }
+
+# Shared resources of tests that run at once (tests/run.sh -j): a lock
+# per name, held while FUNCTION or COMMAND runs.
+# locked NAME COMMAND...: run COMMAND holding the lock NAME (flock(1)
+# on $ROOT/build/.lock-NAME, waiting up to 20 minutes)
+locked() {
+	local name=$1; shift
+	mkdir -p "$ROOT/build" || return 1
+	flock -w 1200 "$ROOT/build/.lock-$name" "$@"
+}
+# npm_dir NAME PACKAGE@VERSION...: a directory of npm packages, installed
+# once for every build (plain and sanitized) in $ROOT/build/npm-NAME-HASH,
+# under a lock; prints the directory, or fails the test
+npm_dir() {
+	local name=$1; shift
+	local dir p ok=1
+	dir=$ROOT/build/npm-$name-$(echo "$*" | md5sum | cut -c1-8)   # a directory per set of versions
+	for p in "$@"; do [ -f "$dir/node_modules/${p%@*}/package.json" ] || ok=; done
+	if [ -z "$ok" ]; then
+		locked "npm-$name" bash -c 'for p in "${@:2}"; do [ -f "$1/node_modules/${p%@*}/package.json" ] ||
+			exec npm install --prefix "$1" --no-audit --no-fund --silent "${@:2}"; done' npm "$dir" "$@" >npm.log 2>&1 ||
+			fail "npm install $*: $(tail -5 npm.log)"
+	fi
+	echo "$dir"
+}
+# apt_get ARGS...: apt-get, waiting up to 5 minutes for the package
+# system's lock that another test may hold
+apt_get() { DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 "$@"; }

@@ -9,7 +9,8 @@
 # its own lines on stderr and its exit status must be the same in every
 # mode; prints the samples pct took in each, and fails if a mode took
 # fewer than MIN_SAMPLES (0: the host takes none by design), counted over
-# the files of every process of the tree.
+# the files of every process of the tree, in each of three runs (a run
+# short of them is run again: a loaded machine loses expirations).
 same_in_every_mode() {
 	local min=$1; shift
 	local rc_plain rc n mode i=0
@@ -17,6 +18,8 @@ same_in_every_mode() {
 	rc_plain=$?
 	for mode in "" "-F 5000" "-e wall" "-g"; do
 		i=$((i + 1))
+		local try
+		for try in 1 2 3; do
 		rm -f m$i.pct m$i.*.pct
 		timeout 60 "$PCTBIN" record $mode -o m$i.pct -- "$@" >m$i.out 2>m$i.err
 		rc=$?
@@ -31,7 +34,12 @@ same_in_every_mode() {
 		[ "$rc" = "$rc_plain" ] || fail "'$mode': exit $rc, $rc_plain without pct: $(cat m$i.out m$i.err)"
 		diff plain.out m$i.out >/dev/null || fail "'$mode': the output differs: $(diff plain.out m$i.out | head -20)"
 		diff plain.err m$i.own >/dev/null || fail "'$mode': stderr differs: $(diff plain.err m$i.own | head -20)"
-		[ "$n" -ge "$min" ] || fail "'$mode': $n samples, want at least $min"
+		# a mode that took fewer than MIN samples runs again, three times
+		# at most: a loaded machine loses CPU-timer expirations
+		[ "$n" -ge "$min" ] && break
+		[ $try = 3 ] && fail "'$mode': $n samples, want at least $min (3 runs)"
+		echo "'$mode': $n samples, fewer than $min: again"
+		done
 	done
 	echo "plain: exit $rc_plain; output: $(head -c 300 plain.out | tr '\n' '|')"
 }
@@ -44,6 +52,8 @@ same_in_every_mode() {
 # profiled itself) and must exec its arguments.  $POUT is $PCT (default $SCRATCH/prof/m.pct, in a fresh directory per
 # run).  Sets $SAMPLES to "mode=N ..." (samples in the profiles of each
 # run) and fills $HOSTERR with each run's stderr, one file per mode.
+# With HOST_PLAIN_KEEP=1 the plain run of a command is made once and kept
+# for the calls that repeat it (rounds of the same host).
 MODES=("" "PCT_HZ=5000" "PCT_EVENT=wall" "PCT_STACK_BYTES=16384")
 MODE_NAMES=(default F5000 wall g)
 
@@ -60,7 +70,14 @@ count_samples() {  # count_samples DIR: samples in every profile in DIR
 host_modes() {
 	local name=$1; shift
 	local want rc i pdir
-	(eval "${PRE:-}"; exec timeout ${TMO:-60} ${WRAP+"${WRAP[@]}"} "$@") >plain.out 2>plain.err; want=$?
+	# the plain run; with HOST_PLAIN_KEEP=1, once for rounds of one command
+	local key="${PRE:-}|${WRAP[*]:-}|$*"
+	if [ -n "${HOST_PLAIN_KEEP:-}" ] && [ "${HOST_PLAIN_KEY:-}" = "$key" ]; then
+		want=$HOST_PLAIN_RC
+	else
+		(eval "${PRE:-}"; exec timeout ${TMO:-60} ${WRAP+"${WRAP[@]}"} "$@") >plain.out 2>plain.err; want=$?
+		HOST_PLAIN_KEY=$key HOST_PLAIN_RC=$want
+	fi
 	SAMPLES=
 	for i in "${!MODES[@]}"; do
 		rm -rf prof; mkdir prof; chmod 777 prof

@@ -382,10 +382,10 @@ static void test_taken_name(const char *taken)
 
 /*
  * The runtime's limit on late modules: code that appears after start is
- * found by rereading /proc/self/maps, at most RT_MAX_RESCANS times.  Map
- * more separate executable regions than that and sample each once: the
- * first ones become modules, the rest are counted as PCs in no module;
- * no sample is lost.
+ * found by rereading /proc/self/maps, at most RT_MAX_RESCANS times.  Make
+ * more separate executable regions than that, one at a time, and sample
+ * each once as it appears: the first ones become modules, the rest are
+ * counted as PCs in no module; no sample is lost.
  */
 static void test_rescan_limit(void)
 {
@@ -402,12 +402,14 @@ static void test_rescan_limit(void)
 	 * each, so none merge */
 	char *base = mmap(NULL, (size_t)(2 * N) * (size_t)page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	CHECK(base != MAP_FAILED);
+	/* one region appears after each rescan: a rescan records every
+	 * executable mapping new to it, so each finds exactly one */
 	int ok = 1;
-	for (int i = 0; i < N; i++)
+	for (int i = 0; i < N; i++) {
 		ok &= mprotect(base + (size_t)(2 * i) * (size_t)page, (size_t)page, PROT_READ | PROT_EXEC) == 0;
-	CHECK(ok);
-	for (int i = 0; i < N; i++)
 		sample_at((uintptr_t)(base + (size_t)(2 * i) * (size_t)page + 16));
+	}
+	CHECK(ok);
 	rt_output_finish();
 	struct profile p;
 	char err[512];
