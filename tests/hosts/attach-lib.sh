@@ -1,4 +1,4 @@
-# tests/hosts/attach-lib.sh - what the tests of attaching (e2e 150-158)
+# tests/hosts/attach-lib.sh - what the tests of attaching (e2e 150-159, 164)
 # share; sourced after tests/e2e/lib.sh.
 
 # header_u64 FILE OFFSET: a 64-bit field of a pct profile's header (pct(5))
