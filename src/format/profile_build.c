@@ -432,10 +432,16 @@ int pbuild_write(const struct pbuild *b, const char *path, int replace, char *er
 		free(data);
 		return rc;
 	}
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	/* written whole under a temporary name beside path, then linked to
+	 * path (link(2) fails with EEXIST where path exists, and follows no
+	 * symlink there): a reader that finds path (pct top, reading the
+	 * snapshots as they come) never sees it part-written */
+	char *tmp = xasprintf("%s.XXXXXX", path);
+	int fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
 		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
+		free(tmp);
 		free(data);
 		errno = e;
 		return -1;
@@ -453,15 +459,25 @@ int pbuild_write(const struct pbuild *b, const char *path, int replace, char *er
 	if (done == len && fchmod(fd, mode) == 0) {
 		int c = close(fd);
 		e = errno;
-		if (c == 0) {
+		if (c == 0 && link(tmp, path) == 0) {
+			unlink(tmp);
+			free(tmp);
 			free(data);
 			return 0;
 		}
+		e = errno;
+		unlink(tmp);
+		free(tmp);
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e ? e : EIO));
+		free(data);
+		errno = e;
+		return -1;
 	} else {
 		e = done == len ? errno : e;
 		close(fd);
 	}
-	unlink(path);
+	unlink(tmp);
+	free(tmp);
 	snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e ? e : EIO));
 	free(data);
 	errno = e;

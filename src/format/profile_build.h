@@ -102,8 +102,9 @@ const struct pbuild_info *pbuild_info(const struct pbuild *b);
 void pbuild_bytes(const struct pbuild *b, void **out, size_t *len);
 
 /*
- * Write the profile to path: a new name only (replace 0: created
- * exclusively, O_EXCL | O_NOFOLLOW, -1 with errno EEXIST if it exists),
+ * Write the profile to path: a new name only (replace 0: written whole
+ * to a temporary beside it, created exclusively, then linked to path:
+ * -1 with errno EEXIST if path exists; never seen part-written),
  * or over path (replace 1: a temporary beside it renamed over it,
  * outfile.h).  Mode 0644, 0600 with call stacks (profile_file_mode),
  * whatever the umask.  Returns 0, or -1 with "cannot write 'PATH': why"
