@@ -459,6 +459,11 @@ static void *sampler(void *arg)
 	struct session *s = arg;
 	const struct mech_ops *ops = ops_of(s);
 	s->self_tid = (uint32_t)syscall(SYS_gettid);
+	/* the wall event's periods run from here, before the first profile's
+	 * clock_start_ns: the passes that attaching delays sample its
+	 * periods late (ptrace seizes every thread before the first pass,
+	 * 75 ms for a few threads on a loaded machine) */
+	uint64_t t_begin = mono_now();
 	int rc = ops->start(s);
 	pthread_mutex_lock(&ready_lock);
 	s->started = rc == 0 ? 1 : -1;
@@ -469,7 +474,7 @@ static void *sampler(void *arg)
 	s->t0_mono = mono_now();
 	if (s->o.duration_ns)
 		s->deadline = s->t0_mono + s->o.duration_ns;
-	s->next_wall = s->t0_mono + s->o.period;
+	s->next_wall = t_begin + s->o.period;
 	s->next_snapshot = s->o.snapshot_ns ? s->t0_mono : 0;
 	uint64_t next_cpu = s->t0_mono;
 	while (!s->stop && !all_gone(s)) {
