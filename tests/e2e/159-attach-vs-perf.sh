@@ -2,22 +2,23 @@
 # mechanism) and `perf record -p` (task-clock, the same 4 ms period)
 # agree on how the samples split among the program's functions: a
 # chi-square test of homogeneity of the two rows of counts (work_a,
-# work_b, work_c, and the rest), df 3, below 16.3 (p = 0.001).  (Their
+# work_b, work_c, and the rest), df 3, below 21.11 (1e-4 to fail by
+# chance were the two the same sampling).  (Their
 # numbers of samples are not compared: perf's window starts later, by as
 # much as 0.7 s on the loaded test machine, as it reads the process's
 # modules first.)
+# pct-test: timing plain (its shares are of CPU time; the kernel's side of attaching is its subject; 150 and 157 run the attach layer sanitized)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/attach-lib.sh"
 command -v perf >/dev/null || fail "perf is missing (linux-perf; scripts/deps.sh installs it)"
-"$HOSTS/attach-truth" 2 4.5 >/dev/null 2>ready &
+"$HOSTS/attach-truth" 2 3 >/dev/null 2>ready &
 t=$!
 wait_line ready ready || fail "attach-truth did not start"
-sleep 0.2
 # (perf record -p PID -- sleep N, run from a script in the background,
 # kills its sleep at once: perf 6.1; timeout's SIGINT ends it instead)
-timeout -s INT 3.5 perf record -q -e task-clock -c 4000000 -p $t -o perf.data >perf.out 2>perf.err &
+timeout -s INT 2.5 perf record -q -e task-clock -c 4000000 -p $t -o perf.data >perf.out 2>perf.err &
 pf=$!
-"$PCTBIN" record -p $t --duration=3.5 --mechanism=perf -o pct.pct 2>pct.err
+"$PCTBIN" record -p $t --duration=2.5 --mechanism=perf -o pct.pct 2>pct.err
 rc=$?
 wait $pf
 prc=$?
@@ -39,7 +40,7 @@ awk -F'\t' '{ a[NR] = $2; b[NR] = $3; A += $2; B += $3; k = NR }
 			if (e1 > 0) chi += (a[i] - e1) ^ 2 / e1
 			if (e2 > 0) chi += (b[i] - e2) ^ 2 / e2
 		}
-		printf "pct %d samples, perf %d; chi-square %.2f, df %d (p = 0.001 at 16.27 for df 3)\n", A, B, chi, k - 1
-		exit !(chi < 16.27)
+		printf "pct %d samples, perf %d; chi-square %.2f, df %d (p = 1e-4 at 21.11 for df 3)\n", A, B, chi, k - 1
+		exit !(chi < 21.11)
 	}' both.tsv || fail "pct's perf mechanism and perf record -p disagree"
 pass "the perf mechanism and perf record -p agree on the same process"

@@ -5,7 +5,9 @@
 # directory holding attach-truth over one whose prog is another build;
 # after the process has ended, the report names attach-truth's work_a,
 # work_b and work_c, found by build-id in the cache (the file at the path
-# here has another build-id, and names nothing of them).
+# here has another build-id, and names nothing of them).  And record -p
+# ends on SIGINT and SIGTERM, writing the profile.
+# pct-test: plain (the kernel's side of attaching is its subject; 150 and 157 run the attach layer sanitized)
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/hosts/attach-lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root for a mount namespace (unshare -m)"
@@ -19,14 +21,25 @@ t=$!
 wait_line ready ready || fail "the program in its namespace did not start: $(cat ready)"
 [ "$(readlink /proc/$t/ns/mnt)" != "$(readlink /proc/self/ns/mnt)" ] || fail "not in another mount namespace"
 ran=0
+# (ended by a signal, as ^C would: SIGINT with perf, SIGTERM with ptrace;
+# record writes the profile and exits 0)
 for m in perf ptrace; do
-	"$PCTBIN" record -p $t --duration=0.6 --mechanism=$m -o $m.pct 2>$m.err
+	sig=INT
+	[ $m = ptrace ] && sig=TERM
+	"$PCTBIN" record -p $t --mechanism=$m -o $m.pct 2>$m.err &
+	r=$!
+	if wait_attached $m.err; then
+		sleep 0.6             # the window
+		kill -$sig $r
+	fi
+	wait $r
 	rc=$?
 	if [ $rc != 0 ] && refused $m.err; then
 		echo "$m: $(cat $m.err)"
 		continue
 	fi
-	[ $rc = 0 ] || fail "$m: record -p exits $rc: $(cat $m.err)"
+	[ $rc = 0 ] || fail "$m: record -p ended by SIG$sig exits $rc: $(cat $m.err)"
+	grep -q "written to '$m.pct'" $m.err || fail "$m: no profile written after SIG$sig: $(cat $m.err)"
 	ran=$((ran + 1))
 done
 wait $t

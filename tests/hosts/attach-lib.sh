@@ -1,6 +1,19 @@
 # tests/hosts/attach-lib.sh - what the tests of attaching (e2e 150-159, 164)
 # share; sourced after tests/e2e/lib.sh.
 
+# At the end, pass or fail, every process the test started is killed (by
+# pid: the test's descendants, found from their parents), so that a
+# failure leaves no target running, holding the runner's output open;
+# then the scratch directory goes, as lib.sh's trap does.
+kill_tree() {
+	local k
+	for k in $(ps -o pid= --ppid "$1" 2>/dev/null); do
+		kill_tree "$k"
+		kill -KILL "$k" 2>/dev/null
+	done
+}
+trap 'kill_tree $$; rm -rf "$SCRATCH"' EXIT
+
 # header_u64 FILE OFFSET: a 64-bit field of a pct profile's header (pct(5))
 header_u64() {
 	od -An -t u8 -j "$2" -N 8 "$1" | tr -d ' '
@@ -32,6 +45,42 @@ wait_line() {
 	done
 	return 1
 }
+
+# wait_attached FILE: wait (10 s at most) until pct, whose stderr is
+# FILE, says that it samples ("sampling N process... ^C ends it", printed
+# once every thread is attached, or "attached with" in pct top's first
+# snapshot); fails at once when pct said it cannot attach (refused)
+wait_attached() {
+	for _ in $(seq 1 200); do
+		grep -q 'sampling [0-9]* process.*\^C ends it\|attached with' "$1" 2>/dev/null && return 0
+		refused "$1" 2>/dev/null && return 1
+		sleep 0.05
+	done
+	return 1
+}
+
+# wait_lines FILE TEXT N: wait (5 s at most) until FILE holds N lines TEXT
+wait_lines() {
+	for _ in $(seq 1 100); do
+		[ "$(grep -cx "$2" "$1" 2>/dev/null)" -ge "$3" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# measured_samples TRUTH REPORT: the samples of REPORT (pct report
+# --format=tsv) in the functions TRUTH names (check_truth's N)
+measured_samples() {
+	awk -F'\t' 'FNR == 1 && NR != 1 { r = 1 } !r { t[$1] = 1; next }
+		FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		($c["function"] in t) { n += $c["samples"] } END { print n + 0 }' "$1" "$2"
+}
+
+# The truth tests need TRUTH_MIN (200) samples in the measured functions
+# (check_truth): where a window got fewer (a loaded machine, whose other
+# work took the CPUs), they run again, twice as long, up to LONGEST_RUN
+# seconds, rather than fail.
+LONGEST_RUN=6
 
 # untraced PID: every thread of PID is neither stopped nor traced; prints
 # the states and tracers otherwise

@@ -16,16 +16,22 @@
  * found where a tick preempted it, not at a clock read (pct-record(1),
  * ATTACHING, the ptrace mechanism's bias).
  *
- * usage: attach-truth [THREADS [SECONDS]]   (default 3 threads, 4 s)
+ * usage: attach-truth [THREADS [SECONDS [SLEEPERS]]]   (default 3 threads,
+ *        4 s, no sleeper)
+ * SLEEPERS more threads block in sleeper(), in read(2) of a pipe that
+ * nobody writes, for the whole run (the wall event's blocked threads,
+ * e2e 165); they print nothing.
  * Prints "ready" on stderr once its threads run.  Built dynamically and
  * statically (attach-truth-static, without libpct: the runtime cannot
  * enter it).  Exits 0.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 static volatile uint64_t sink;
 
@@ -104,12 +110,30 @@ static void *run(void *arg)
 	return NULL;
 }
 
+static int sleep_pipe[2];
+
+/* Blocks in read(2) until the pipe's write end is closed at the end. */
+__attribute__((noinline)) static void *sleeper(void *arg)
+{
+	char c;
+	while (read(sleep_pipe[0], &c, 1) < 0 && errno == EINTR)
+		;
+	return arg;
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 3;
 	double seconds = argc > 2 ? atof(argv[2]) : 4;
-	if (n < 1 || n > 64)
+	int sleepers = argc > 3 ? atoi(argv[3]) : 0;
+	if (n < 1 || n > 64 || sleepers < 0 || sleepers > 64)
 		return 2;
+	pthread_t st[64];
+	if (sleepers && pipe(sleep_pipe) != 0)
+		return 2;
+	for (int i = 0; i < sleepers; i++)
+		if (pthread_create(&st[i], NULL, sleeper, NULL) != 0)
+			return 2;
 	struct worker w[64] = { { 0 } };
 	pthread_t t[64];
 	for (int i = 0; i < n; i++) {
@@ -122,6 +146,11 @@ int main(int argc, char **argv)
 	run(&w[0]);
 	for (int i = 1; i < n; i++)
 		pthread_join(t[i], NULL);
+	if (sleepers) {
+		close(sleep_pipe[1]);
+		for (int i = 0; i < sleepers; i++)
+			pthread_join(st[i], NULL);
+	}
 	static const char *names[3] = { "work_a", "work_b", "work_c" };
 	for (int i = 0; i < n; i++)
 		for (size_t k = 0; k < w[i].n; k++)
