@@ -102,8 +102,8 @@ static const char *ptrace_refusal(uint32_t pid, int cap_ptrace, char *buf, size_
 		       "pct as root, or set kernel.yama.ptrace_scope=1 or 0";
 	if (scope == 1 && !cap_ptrace && pid && !is_descendant(pid))
 		return "kernel.yama.ptrace_scope is 1: only a process's ancestors may attach to it with ptrace(2); "
-		       "run pct as root (CAP_SYS_PTRACE), start the program under pct record, have it allow pct "
-		       "with prctl(PR_SET_PTRACER), or set kernel.yama.ptrace_scope=0";
+		       "run pct as root (CAP_SYS_PTRACE), start the program under pct record, or set "
+		       "kernel.yama.ptrace_scope=0";
 	if (pid == 0)
 		return NULL;
 	uint32_t *tids;
