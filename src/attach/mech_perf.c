@@ -396,7 +396,6 @@ static void on_record(struct session *s, const struct rec *rc)
 		if (c + 16 > end)
 			break;
 		memcpy(u, c, 16);          /* pid, ppid, tid, ptid */
-		if (getenv("PCT_ATTACH_DEBUG")) fprintf(stderr, "fork %u %u %u %u t %llu\n", u[0], u[1], u[2], u[3], (unsigned long long)rc->time);
 		if (sess_thread(s, u[2]))
 			break;
 		if (u[0] == u[1]) {
@@ -430,7 +429,6 @@ static void on_record(struct session *s, const struct rec *rc)
 		if (c + 8 > end)
 			break;
 		memcpy(u, c, 8);
-		if (getenv("PCT_ATTACH_DEBUG")) fprintf(stderr, "comm misc %x pid %u tid %u t %llu\n", h.misc, u[0], u[1], (unsigned long long)rc->time);
 		struct athread *t = thread_of(s, u[0], u[1]);
 		size_t n = strnlen(c + 8, (size_t)(end - c - 8));
 		memset(t->name, 0, sizeof t->name);

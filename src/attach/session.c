@@ -107,6 +107,14 @@ static void start_gen(struct session *s, struct aproc *p, const struct pbuild *f
 		argv = xstrdup(comm);
 		alen = strlen(comm) + 1;
 	}
+	/* a program that exec'd and ended before it was looked at (perf's
+	 * exec record read after its end: 40 ms programs on a loaded
+	 * machine): the name its exec gave its threads (the comm record) */
+	for (size_t i = s->nthreads; argv == NULL && i-- > 0;)
+		if (s->threads[i]->proc == p && s->threads[i]->name[0]) {
+			argv = xstrdup(s->threads[i]->name);
+			alen = strlen(argv) + 1;
+		}
 	struct pbuild_info in = {
 		.pid = p->pid,
 		.ppid = p->ppid,
