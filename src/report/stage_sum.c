@@ -123,8 +123,8 @@ static void print_summary(FILE *out, const struct stage_meta *m, uint64_t total)
 		print_unsampled(out, m, total);  /* (of a whole run's CPU time) */
 	}
 	if (m->dropped && strcmp(m->mechanism, "ptrace") == 0)
-		fprintf(out, "# %llu more periods passed between the ptrace sampler's wakes, not sampled: the "
-			"samples stand for their CPU time too (the effective period)\n", (unsigned long long)m->dropped);
+		fprintf(out, "# %llu more periods passed between the ptrace sampler's wakes, not sampled (counted in "
+			"the effective rate; the shares are of the samples taken)\n", (unsigned long long)m->dropped);
 	else if (m->dropped)
 		fprintf(out, "# %llu more samples were dropped: the sample table was full (raise $PCT_SLOTS), "
 			"or the file system had no room for more of the profile\n",

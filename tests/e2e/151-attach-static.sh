@@ -30,7 +30,7 @@ for m in perf ptrace; do
 			fail "$m: the program's output is not whole: $(head -3 log-$m.tsv)"
 		"$PCTBIN" report --format=tsv $m.pct >$m.tsv 2>rep.err || fail "$m: report: $(cat rep.err)"
 	# (ptrace at twice the tick: the periods between its wakes, counted)
-	[ $m = ptrace ] && { "$PCTBIN" report -n 1 $m.pct | grep "periods passed between the ptrace sampler's wakes" ||
+	[ $m = ptrace ] && { "$PCTBIN" report -n 1 $m.pct | grep "periods passed between the ptrace sampler's wakes, not sampled (counted in the effective rate" ||
 		fail "$m: the report does not say what its dropped periods are: $("$PCTBIN" report -n 1 $m.pct | head -5)"; }
 		all_truth log-$m.tsv >truth-$m.tsv
 		n=$(measured_samples truth-$m.tsv $m.tsv)
