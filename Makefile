@@ -41,8 +41,8 @@ B       := build
 LIB_SRC := $(wildcard lib/*.c)
 LIB_OBJ := $(LIB_SRC:lib/%.c=$(B)/obj/lib/%.o)
 # src/ in layers, each including only those below it (README, Layout):
-# cmd > export > report > format > symbols > core, then include/
-LAYERS  := cmd export report format symbols core
+# cmd > export > report > attach > format > symbols > core, then include/
+LAYERS  := cmd export report attach format symbols core
 TOOL_SRC := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
 SRC_INC := $(foreach l,$(LAYERS),-Isrc/$(l))
 # pprof's profile.proto as Debian ships it (golang-github-google-pprof-dev),
@@ -335,6 +335,12 @@ $(B)/tests/hosts/%: tests/hosts/%.c tests/progs/burn.h
 $(B)/tests/hosts/latewait: tests/hosts/latewait.c tests/progs/burn.h $(B)/lib/libpct.a
 	@mkdir -p $(@D)
 	$(CC) $(PROG_CFLAGS) -pthread -o $@ $< $(B)/lib/libpct.a
+# the same workload linked statically, without libpct: one the runtime
+# cannot enter, which pct record samples from outside (e2e 151)
+HOSTS += $(B)/tests/hosts/attach-truth-static
+$(B)/tests/hosts/attach-truth-static: tests/hosts/attach-truth.c
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -pthread -static -o $@ $<
 hosts: $(HOSTS)
 progs: $(PROGS) $(HOSTS)
 .PHONY: progs hosts

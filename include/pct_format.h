@@ -53,6 +53,13 @@ enum pct_mechanism {
 					  at most one expiry per kernel tick */
 	PCT_MECH_PERF = 3,             /* one perf_event_open(2) event per thread, overflow
 					  delivered as a signal to that thread (F_SETOWN_EX) */
+	PCT_MECH_PERF_ATTACH = 4,      /* from outside the process (pct record -p, or a
+					  program the runtime cannot enter): one perf task-clock
+					  event per thread opened by pct, its samples read from a
+					  ring buffer; user time only if the event is user */
+	PCT_MECH_PTRACE = 5,           /* from outside: pct stops a thread with ptrace(2)
+					  (PTRACE_INTERRUPT) each time its CPU time passes a
+					  period, reads its registers and lets it go on */
 };
 
 /* What a sample measures (header.event); the file's dimension names its unit. */
@@ -261,7 +268,10 @@ struct pct_header {
 	uint32_t exe_module;           /* 188 module number of the main executable, or 0xffffffff */
 
 	uint64_t samples;              /* 192 samples stored in the table (live) */
-	uint64_t dropped;              /* 200 samples lost because the table was full (live) */
+	uint64_t dropped;              /* 200 samples lost because the table was full (live);
+					  from outside (PCT_MECH_PERF_ATTACH, PCT_MECH_PTRACE),
+					  periods that passed without a sample and samples
+					  perf's ring lost */
 	uint64_t slots_used;           /* 208 table entries in use (live) */
 	uint64_t rescans;              /* 216 times the handler looked for a newly mapped module (live) */
 	uint32_t runs;                 /* 224 runs summed into this file by `pct merge`; 0 means 1 */

@@ -16,6 +16,8 @@ _pct_timeline_views="thread function"
 _pct_export_formats="gmon gperftools pprof callgrind folded speedscope perf-script"
 _pct_text_formats="text tsv"
 _pct_splits="thread process"
+# pct record --mechanism, pct top --mechanism
+_pct_mechanisms="perf ptrace"
 
 # _pct_commands PCT: the commands `PCT --help` lists under "Commands:"
 _pct_commands()
@@ -43,6 +45,8 @@ _pct_values()
 	export:--format) echo "$_pct_export_formats" ;;
 	report:--format | sum:--format | diff:--format | timeline:--format) echo "$_pct_text_formats" ;;
 	report:--split | sum:--split) echo "$_pct_splits" ;;
+	record:--mechanism | top:--mechanism) echo "$_pct_mechanisms" ;;
+	record:-p | record:--pid | top:-p | top:--pid) ps -e -o pid= 2>/dev/null | tr -d ' ' ;;
 	*) return 1 ;;
 	esac
 }

@@ -30,6 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "attach.h"
 #include "commands.h"
 #include "escape.h"
 #include "pack.h"
@@ -45,6 +46,8 @@
 
 static const char usage[] =
 	"usage: pct record [-o FILE] [-e EVENT] [-F HZ] [-c PERIOD] [-g] [--no-cache] [--] COMMAND [ARG...]\n"
+	"       pct record -p PID[,PID...] [--duration=SECONDS] [--mechanism=perf|ptrace]\n"
+	"                  [-o FILE] [-e EVENT] [-F HZ] [-c PERIOD] [-g] [--no-cache]\n"
 	"\n"
 	"Run COMMAND with pct's sampling runtime preloaded and write its profile\n"
 	"to FILE (default: COMMAND's base name + \".pct\").  An existing FILE is\n"
@@ -69,6 +72,15 @@ static const char usage[] =
 	"verify_asan_link_order=0 first, so that gcc -fsanitize=address programs\n"
 	"run.\n"
 	"\n"
+	"With -p, record attaches to running processes instead (pct-record(1),\n"
+	"ATTACHING): every thread of each, and the threads and processes they\n"
+	"create, are sampled from outside until --duration ends, SIGINT or\n"
+	"SIGTERM (^C), or the last process exits; then record detaches, and they\n"
+	"run on as before.  FILE defaults to the first process's name + \".pct\".\n"
+	"A COMMAND the runtime cannot enter (a static executable; a setuid,\n"
+	"setgid or file-capability one, as root) is sampled from outside the same\n"
+	"way, from its first instruction; record says so in one line.\n"
+	"\n"
 	"  -o, --output=FILE  write the profile to FILE\n"
 	"  -e, --event=EVENT  cpu (default): user + system CPU time, CPU-time timers\n"
 	"                     user: user CPU time (perf_event_open task-clock)\n"
@@ -86,6 +98,13 @@ static const char usage[] =
 	"                     16384, at most 65536)\n"
 	"      --no-cache     do not put the modules in the build-id cache (as\n"
 	"                     $PCT_CACHE=0)\n"
+	"  -p, --pid=PID[,PID...]  attach to these running processes (not\n"
+	"                     threads), until --duration, ^C or their end\n"
+	"      --duration=SECONDS  with -p: detach after SECONDS (decimal)\n"
+	"      --mechanism=perf|ptrace  how to sample from outside (-p, a COMMAND\n"
+	"                     the runtime cannot enter; given, any COMMAND):\n"
+	"                     perf events or ptrace stops (default: perf where\n"
+	"                     the kernel allows it, else ptrace)\n"
 	"  -h, --help         show this help\n"
 	"\n"
 	"See pct-record(1).\n";
@@ -147,6 +166,7 @@ struct run {
 					  (profile_sampled_ns), summed */
 	int perf;                      /* a listed file was sampled with perf events, which see
 					  user time only (exclude_kernel) */
+	int attached;                  /* -p: processes attached to, not a command */
 };
 
 /* Keep the perf map of p's process (JIT code's names, perfmap.h) beside
@@ -165,7 +185,8 @@ static void add_sampled(struct run *run, const struct profile *p)
 {
 	if (__builtin_add_overflow(run->sampled_ns, profile_sampled_ns(p), &run->sampled_ns))
 		run->sampled_ns = UINT64_MAX;
-	if (p->hdr.mechanism == PCT_MECH_PERF)
+	if (p->hdr.mechanism == PCT_MECH_PERF || (p->hdr.mechanism == PCT_MECH_PERF_ATTACH &&
+						   p->hdr.event == PCT_EVENT_USER))
 		run->perf = 1;
 }
 
@@ -215,7 +236,10 @@ static void no_profile(const char *cmd, const struct run *run)
 {
 	char *shown_cmd = esc_dup(cmd);  /* a name with control bytes */
 	cmd = shown_cmd;
-	if (run->period_ns && run->own_ns != UINT64_MAX)
+	if (run->attached)
+		note("no sample was taken: the processes used no CPU time that a period of it could sample "
+		     "while attached (with -e wall, blocked threads are sampled too)");
+	else if (run->period_ns && run->own_ns != UINT64_MAX)
 		note("'%s' wrote no profile: no sample in its %s %.0f ms of CPU time (one "
 		     "per %.1f ms, from when pct started in it), or a static program not linked "
 		     "with libpct, or a setuid one", cmd, run->own_ns ? "about" : "less than",
@@ -701,6 +725,265 @@ static void unlock_at_exit(void)
 	launch_unlock(&g_lock);
 }
 
+/* What record needs to sample from outside: -p's processes, or a command
+ * the runtime cannot enter (attach.h). */
+struct outside {
+	uint32_t *pids;
+	size_t npids;
+	uint64_t duration_ns;
+	int mech;
+	const char *out, *hz, *event, *period, *stack;
+};
+
+static uint64_t parse_duration(const char *arg, const char *who)
+{
+	char *end;
+	double d = strtod(arg, &end);
+	if (end == arg || *end || !(d > 0 && d <= 1e7))
+		die_usage("%s: --duration wants seconds (0 < SECONDS <= 10000000), not '%s'", who, arg);
+	return (uint64_t)(d * 1e9 + 0.5);
+}
+
+/* The attach options for x: the event and its period as record's -e,
+ * -F, -c and -g give them. */
+static void outside_opts(const struct outside *x, struct attach_opts *o, const char *file, uint64_t session)
+{
+	const struct pct_event_def *d = pct_event_by_name(x->event ? x->event : "cpu");
+	memset(o, 0, sizeof *o);
+	o->pids = x->pids;
+	o->npids = x->npids;
+	o->mech = x->mech;
+	o->event = d->event;
+	o->period = d->default_period ? (x->period ? strtoull(x->period, NULL, 10) : d->default_period)
+				      : 1000000000u / (x->hz ? strtoul(x->hz, NULL, 10) : 250);
+	if (o->period == 0)
+		o->period = 1;
+	o->stack_bytes = x->stack ? (uint32_t)strtoul(x->stack, NULL, 10) : 0;
+	o->session = session;
+	o->file = file;
+	o->duration_ns = x->duration_ns;
+}
+
+/* The attach session's signals: SIGINT, SIGTERM and SIGHUP end it (and
+ * record writes the profile). */
+static struct attach *volatile g_attach;
+static volatile sig_atomic_t g_attach_stop;
+static void on_attach_stop(int sig)
+{
+	(void)sig;
+	g_attach_stop = 1;
+	if (g_attach)
+		attach_stop(g_attach);
+}
+
+/* A file name from a process's name: its bytes but '/', blanks and
+ * control bytes, which become '_'; "pid-PID" if it has none. */
+static char *name_of_process(uint32_t pid)
+{
+	char path[64], comm[64] = "";
+	snprintf(path, sizeof path, "/proc/%u/comm", pid);
+	FILE *f = fopen(path, "re");
+	if (f) {
+		if (fgets(comm, sizeof comm, f) == NULL)
+			comm[0] = '\0';
+		fclose(f);
+	}
+	comm[strcspn(comm, "\n")] = '\0';
+	for (char *c = comm; *c; c++)
+		if (*c == '/' || (unsigned char)*c <= ' ' || *c == 0x7f)
+			*c = '_';
+	if (comm[0] == '\0' || comm[0] == '.' || comm[0] == '-')
+		snprintf(comm, sizeof comm, "pid-%u", pid);
+	return xasprintf("%s.pct", comm);
+}
+
+/* The line that says what was attached, how, and for how long. */
+static void summarize_attach(const struct attach_opts *o, const struct attach_result *r)
+{
+	note("sampled %zu process%s (%zu thread%s%s) for %.3f s with the %s mechanism (%s)%s", r->processes,
+	     r->processes == 1 ? "" : "es", r->threads, r->threads == 1 ? "" : "s",
+	     r->execs ? xasprintf(", %zu exec%s", r->execs, r->execs == 1 ? "" : "s") : "", r->wall_ns / 1e9,
+	     attach_mech_name(o->chosen),
+	     o->chosen == ATTACH_PTRACE ? "PTRACE_INTERRUPT when a thread's CPU time passes a period"
+	     : o->user_only		? "perf_event_open, user mode only: kernel.perf_event_paranoid allows no more"
+					: "perf_event_open, user and kernel mode",
+	     o->user_only && o->event == PCT_EVENT_CPU ? "; the profile's event is user" : "");
+	if (o->chosen == ATTACH_PTRACE) {
+		uint64_t stops = r->samples - r->blocked_at_due + r->off_cpu;
+		note("threads were stopped %.3f ms in all (%.1f us a stop, of which pct held them %.1f us; the rest "
+		     "they took to stop, or waited for a CPU); %llu samples were due just as a thread blocked, and "
+		     "taken where it waits; %llu stops found the thread waiting for a CPU at a system call's exit, and "
+		     "%llu periods passed between the sampler's wakes, not sampled%s",
+		     r->stop_ns / 1e6, stops ? r->stop_ns / 1e3 / (double)stops : 0.0,
+		     stops ? r->held_ns / 1e3 / (double)stops : 0.0,
+		     (unsigned long long)r->blocked_at_due, (unsigned long long)r->off_cpu,
+		     (unsigned long long)(r->dropped - r->off_cpu),
+		     r->eintr_restarted ? xasprintf("; %llu system calls that a stop ended with EINTR were restarted",
+						    (unsigned long long)r->eintr_restarted) : "");
+	}
+	if (r->lost)
+		note("%llu samples were lost (the ring buffers were full)", (unsigned long long)r->lost);
+}
+
+/*
+ * record -p: attach, sample until the duration ends, a signal, or every
+ * process is gone, detach, and write the profiles as a command's tree.
+ */
+static int record_attached(struct outside *x)
+{
+	char *file = absolute(x->out ? x->out : name_of_process(x->pids[0]));
+	char *shown = x->out ? xstrdup(x->out) : xstrdup(path_base(file));
+	struct timespec t0;
+	clock_gettime(CLOCK_REALTIME, &t0);
+	struct run run = { .file = file, .started = (int64_t)t0.tv_sec * 1000000000 + t0.tv_nsec, .attached = 1 };
+	run.session = launch_session("record");
+	run.child = (pid_t)x->pids[0];
+	struct attach_opts o;
+	outside_opts(x, &o, file, run.session);
+	char why[2048];
+	int rc = attach_check(&o, why, sizeof why);
+	if (rc == 2)
+		die_usage("record: %s", why);
+	if (rc)
+		die("record: %s", why);
+	check_output_dir(file, shown);
+	check_old(file, shown);
+	if (launch_lock(&g_lock, file, why, sizeof why) != 0)
+		die("record: %s (the lock that keeps runs of one output apart); nothing was attached", why);
+	atexit(unlock_at_exit);
+	if (g_lock.alone)
+		move_old(file, shown);
+	launch_lock_share(&g_lock);
+
+	struct sigaction sa = { .sa_handler = on_attach_stop }, oldint, oldterm, oldhup;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &oldint);
+	sigaction(SIGTERM, &sa, &oldterm);
+	sigaction(SIGHUP, &sa, &oldhup);
+	struct attach *a = attach_start(&o, why, sizeof why);
+	if (a == NULL)
+		die("record: %s", why);
+	g_attach = a;
+	if (g_attach_stop)
+		attach_stop(a);
+	note("sampling %zu process%s with the %s mechanism%s; ^C ends it", o.npids, o.npids == 1 ? "" : "es",
+	     attach_mech_name(o.chosen), x->duration_ns ? xasprintf(" for %.3f s", x->duration_ns / 1e9) : "");
+	struct attach_result r;
+	int failed = attach_finish(a, &r);
+	g_attach = NULL;
+	summarize_attach(&o, &r);
+	run.period_ns = o.period;
+	char *written = NULL;
+	failed |= finish(file, shown, "", 1, &run, &written);
+	if (r.cpu_ns && o.event_written <= PCT_EVENT_USER)
+		note("the samples cover %.0f%% (%.3f s) of the %.3f s of CPU time the processes used while sampled%s",
+		     100.0 * (double)r.sampled_ns / (double)r.cpu_ns, r.sampled_ns / 1e9, r.cpu_ns / 1e9,
+		     r.inexact ? xasprintf(" (leaving out %zu profile%s of processes that ended or exec'd between "
+					   "reads of their CPU clocks)", r.inexact, r.inexact == 1 ? "" : "s") : "");
+	launch_unlock(&g_lock);
+	sigaction(SIGINT, &oldint, NULL);
+	sigaction(SIGTERM, &oldterm, NULL);
+	sigaction(SIGHUP, &oldhup, NULL);
+	struct stat st;
+	if (!failed && written && lstat(written, &st) == 0)
+		keep_modules(written);
+	free(written);
+	free(shown);
+	free(file);
+	free(x->pids);
+	return failed ? 1 : 0;
+}
+
+/* A command the runtime cannot enter, sampled from outside: its signals
+ * as pct record -- COMMAND gives them (launch.h). */
+static struct launch g_out_launch;
+static void out_child(void)
+{
+	launch_child_signals(&g_out_launch);
+}
+static void out_fwd(pid_t pid)
+{
+	launch_forward(&g_out_launch, pid);
+}
+static void out_unfwd(void)
+{
+	launch_unforward();
+}
+
+static int record_outside(struct outside *x, char **cmd, int kind, const char *kwhy)
+{
+	char *file = absolute(x->out ? x->out : xasprintf("%s.pct", path_base(cmd[0])));
+	char *shown = x->out ? xstrdup(x->out) : xstrdup(path_base(file));
+	char *ecmd = esc_dup(cmd[0]);
+	struct timespec t0;
+	clock_gettime(CLOCK_REALTIME, &t0);
+	struct run run = { .file = file, .started = (int64_t)t0.tv_sec * 1000000000 + t0.tv_nsec };
+	run.session = launch_session("record");
+	struct attach_opts o;
+	outside_opts(x, &o, file, run.session);
+	if (kind == ATTACH_CMD_SECURE) {
+		/* the exec makes it another user's: perf events are dropped at
+		 * it, and only a capable tracer keeps tracing it */
+		if (geteuid() != 0)
+			die("record: '%s' is %s: its loader ignores LD_PRELOAD, and only root (CAP_SYS_PTRACE) may "
+			    "profile it from outside; the command was not run", ecmd, kwhy);
+		if (o.mech == ATTACH_PERF)
+			die_usage("record: '%s' is %s: the kernel drops perf events at the exec of a program that "
+				  "changes ids; use --mechanism=ptrace (the default for it)", ecmd, kwhy);
+		o.mech = ATTACH_PTRACE;
+	}
+	char why[2048];
+	int rc = attach_check(&o, why, sizeof why);
+	if (rc == 2)
+		die_usage("record: %s", why);
+	if (rc)
+		die("record: %s; the command was not run", why);
+	check_output_dir(file, shown);
+	check_old(file, shown);
+	if (launch_lock(&g_lock, file, why, sizeof why) != 0)
+		die("record: %s (the lock that keeps runs of one output apart); the command was not run", why);
+	atexit(unlock_at_exit);
+	if (g_lock.alone)
+		move_old(file, shown);
+	launch_lock_share(&g_lock);
+	if (kind)
+		note("'%s' is %s: the runtime cannot be preloaded into it; sampling it from outside with the %s "
+		     "mechanism", ecmd, kwhy, attach_mech_name(o.chosen));
+	g_out_launch = (struct launch){ .forward = 1 };
+	launch_signals(&g_out_launch);
+	struct attach *a = attach_spawn(&o, cmd, out_child, out_fwd, out_unfwd, why, sizeof why);
+	if (a == NULL)
+		die("record: %s", why);
+	struct attach_result r;
+	int failed = attach_finish(a, &r);
+	summarize_attach(&o, &r);
+	run.child = g_out_launch.pid;
+	run.own_ns = r.own_ns;
+	run.cpu_ns = (uint64_t)(r.ru.ru_utime.tv_sec + r.ru.ru_stime.tv_sec) * 1000000000u +
+		     (uint64_t)(r.ru.ru_utime.tv_usec + r.ru.ru_stime.tv_usec) * 1000u;
+	run.user_ns = (uint64_t)r.ru.ru_utime.tv_sec * 1000000000u + (uint64_t)r.ru.ru_utime.tv_usec * 1000u;
+	if (o.event <= PCT_EVENT_USER)
+		run.period_ns = o.period;
+	int status = r.status;
+	struct stat st;
+	int ran = !(WIFEXITED(status) && (WEXITSTATUS(status) == 127 || WEXITSTATUS(status) == 126) &&
+		    r.samples == 0);
+	char *written = NULL;
+	failed |= finish(file, shown, cmd[0], ran, &run, &written);
+	print_coverage(&run, x->event);
+	launch_unlock(&g_lock);
+	launch_end(&g_out_launch);
+	if (!failed && written && lstat(written, &st) == 0)
+		keep_modules(written);
+	free(written);
+	free(shown);
+	free(file);
+	free(ecmd);
+	if (failed && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 1;
+	return launch_exit_status(status);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -711,15 +994,30 @@ int cmd_record(int argc, char **argv)
 		{ "call-graph", no_argument, NULL, 'g' },
 		{ "stack-bytes", required_argument, NULL, 'S' },
 		{ "no-cache", no_argument, NULL, 'N' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "duration", required_argument, NULL, 'D' },
+		{ "mechanism", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL, *hz = NULL, *event = NULL, *period = NULL, *stack = NULL;
 	int c;
 	char *end;
+	struct outside x = { .mech = ATTACH_AUTO };
 
-	while ((c = getopt_long(argc, argv, "+o:F:e:c:gh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:F:e:c:gp:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'p':
+			if (attach_parse_pids(optarg, &x.pids, &x.npids) != 0)
+				die_usage("record: -p wants process ids, separated by commas, not '%s'", optarg);
+			break;
+		case 'D':
+			x.duration_ns = parse_duration(optarg, "record");
+			break;
+		case 'M':
+			if ((x.mech = attach_parse_mechanism(optarg)) < 0)
+				die_usage("record: --mechanism is perf or ptrace, not '%s'", optarg);
+			break;
 		case 'o':
 			out = optarg;
 			break;
@@ -753,9 +1051,21 @@ int cmd_record(int argc, char **argv)
 			return usage_exit(usage, c == 'h');
 		}
 	}
+	x.out = out, x.hz = hz, x.event = event, x.period = period, x.stack = stack;
+	if (x.npids) {
+		if (optind < argc)
+			die_usage("record: -p attaches to running processes; it takes no command ('%s')", argv[optind]);
+		return record_attached(&x);
+	}
+	if (x.duration_ns)
+		die_usage("record: --duration goes with -p; a command is recorded until it ends");
 	if (optind >= argc)
 		return usage_exit(usage, 0);
 	char **cmd = argv + optind;
+	char kwhy[256];
+	int kind = attach_cmd_kind(cmd[0], kwhy, sizeof kwhy);
+	if (kind || x.mech != ATTACH_AUTO)
+		return record_outside(&x, cmd, kind, kwhy);
 	char *lib = launch_runtime("record");
 	char *file = absolute(out ? out : xasprintf("%s.pct", path_base(cmd[0])));
 	char *shown = out ? xstrdup(out) : xstrdup(path_base(file));

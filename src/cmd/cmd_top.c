@@ -24,7 +24,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "attach.h"
 #include "commands.h"
+#include "escape.h"
 #include "launch.h"
 #include "names.h"
 #include "pset.h"
@@ -35,6 +37,8 @@
 static const char usage[] =
 	"usage: pct top [-d SECONDS] [-n ROWS] [--full-names] FILE...\n"
 	"       pct top [-d SECONDS] [-n ROWS] [--full-names] [-F HZ] [-e EVENT] -- COMMAND [ARG...]\n"
+	"       pct top [-d SECONDS] [-n ROWS] [--full-names] [-F HZ] [-e EVENT]\n"
+	"               [--mechanism=perf|ptrace] -p PID[,PID...]\n"
 	"\n"
 	"A live view of the hottest functions: every interval, read the profiles\n"
 	"again (never writing them) and redraw, for each function, its rate over\n"
@@ -52,6 +56,12 @@ static const char usage[] =
 	"closed output ends COMMAND the same way.  Its profiles are kept in a\n"
 	"temporary directory and removed at the end.\n"
 	"\n"
+	"With -p, top attaches to running processes and samples them from\n"
+	"outside, as pct record -p does (pct-top(1), ATTACHING), with their\n"
+	"threads and the processes they fork; q (or SIGINT, SIGTERM, a hangup)\n"
+	"detaches and leaves them running, and top exits 0 once they have all\n"
+	"ended.\n"
+	"\n"
 	"On a terminal the view is drawn with ncurses; q quits.  Otherwise one\n"
 	"plain snapshot is printed per interval, with no escape codes.\n"
 	"\n"
@@ -59,8 +69,10 @@ static const char usage[] =
 	"  -n, --rows=ROWS      functions shown (default: what fits the terminal;\n"
 	"                       20 when not on a terminal)\n"
 	"      --full-names     C++ and Rust function names in full\n"
-	"  -F, --freq=HZ        with COMMAND: the rate, as pct record -F\n"
-	"  -e, --event=EVENT    with COMMAND: what to sample, as pct record -e\n"
+	"  -F, --freq=HZ        with COMMAND or -p: the rate, as pct record -F\n"
+	"  -e, --event=EVENT    with COMMAND or -p: what to sample, as pct record -e\n"
+	"  -p, --pid=PID[,PID...]  attach to these running processes\n"
+	"      --mechanism=perf|ptrace  with -p: how, as pct record --mechanism\n"
 	"  -h, --help           show this help\n"
 	"\n"
 	"See pct-top(1).\n";
@@ -73,6 +85,7 @@ struct watch {
 	struct launch l;
 	int running;                   /* the command has not ended */
 	int status;                    /* its wait status once ended */
+	struct attach *attached;       /* with -p: the session */
 	int curses;                    /* drawing with ncurses */
 	FILE *errlog;                  /* stderr's messages while curses draws */
 	int saved_err;                 /* the real stderr then */
@@ -176,16 +189,34 @@ static int load(struct watch *w, struct pset *s)
 	return n > 0;
 }
 
-/* Has the command ended?  Reaps it once. */
+/* Has the command ended (or, with -p, every process)?  Reaps it once. */
 static void check_child(struct watch *w)
 {
-	if (w->running && waitpid(w->l.pid, &w->status, WNOHANG) == w->l.pid)
+	if (w->attached)
+		w->running = attach_running(w->attached);
+	else if (w->running && waitpid(w->l.pid, &w->status, WNOHANG) == w->l.pid)
 		w->running = 0;
+}
+
+/* The end of -p's session: detach (the processes run on). */
+static void detach(struct watch *w)
+{
+	if (w->attached == NULL)
+		return;
+	attach_stop(w->attached);
+	struct attach_result r;
+	attach_finish(w->attached, &r);
+	w->attached = NULL;
+	w->running = 0;
 }
 
 /* q with a command: end it (SIGTERM, then SIGKILL after 5 s) and reap it. */
 static void stop_child(struct watch *w)
 {
+	if (w->attached) {
+		detach(w);
+		return;
+	}
 	if (!w->running)
 		return;
 	kill(w->l.pid, SIGTERM);
@@ -284,17 +315,31 @@ int cmd_top(int argc, char **argv)
 		{ "full-names", no_argument, NULL, 'N' },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "event", required_argument, NULL, 'e' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "mechanism", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	uint32_t *pids = NULL;
+	size_t npids = 0;
+	int mech = ATTACH_AUTO, mech_given = 0;
 	double delay = 1;
 	size_t rows = 0;
 	const char *hz = NULL, *event = NULL;
 	struct top t = { 0 };
 	int c;
 	char *end;
-	while ((c = getopt_long(argc, argv, "+d:n:F:e:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+d:n:F:e:p:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 'p':
+			if (attach_parse_pids(optarg, &pids, &npids) != 0)
+				die_usage("top: -p wants process ids, separated by commas, not '%s'", optarg);
+			break;
+		case 'M':
+			if ((mech = attach_parse_mechanism(optarg)) < 0)
+				die_usage("top: --mechanism is perf or ptrace, not '%s'", optarg);
+			mech_given = 1;
+			break;
 		case 'd':
 			delay = strtod(optarg, &end);
 			if (end == optarg || *end || !(delay >= 0.1 && delay <= 3600))
@@ -323,16 +368,35 @@ int cmd_top(int argc, char **argv)
 		}
 	}
 	int command = optind > 1 && strcmp(argv[optind - 1], "--") == 0;
-	if (optind >= argc)
+	if (npids && optind < argc)
+		die_usage("top: -p attaches to running processes; it takes no file or command ('%s')", argv[optind]);
+	if (mech_given && !npids)
+		die_usage("top: --mechanism goes with -p");
+	if (npids)
+		command = 1;
+	else if (optind >= argc)
 		return usage_exit(usage, 0);
 	if (!command && (hz || event))
-		die_usage("top: -F and -e go with -- COMMAND, not with files");
+		die_usage("top: -F and -e go with -- COMMAND or -p, not with files");
 
 	struct watch w = { 0 };
 	char *title;
 	int tty = isatty(1);
+	struct attach_opts ao;
+	if (npids) {
+		const struct pct_event_def *d = pct_event_by_name(event ? event : "cpu");
+		ao = (struct attach_opts){ .pids = pids, .npids = npids, .mech = mech, .event = d->event,
+					   .period = d->default_period ? d->default_period
+								       : 1000000000u / (hz ? strtoul(hz, NULL, 10) : 250),
+					   .session = launch_session("top") };
+		char why[2048];
+		int rc = attach_check(&ao, why, sizeof why);
+		if (rc == 2)
+			die_usage("top: %s", why);
+		if (rc)
+			die("top: %s", why);
+	}
 	if (command) {
-		char **cmd = argv + optind;
 		const char *tmp = getenv("TMPDIR");
 		w.dir = xasprintf("%s/pct-top.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
 		if (mkdtemp(w.dir) == NULL)
@@ -340,6 +404,32 @@ int cmd_top(int argc, char **argv)
 		w.file = xasprintf("%s/top.pct", w.dir);
 		g_watch = &w;
 		atexit(at_exit);
+	}
+	if (npids) {
+		/* the profiles are written again as the session goes, for the
+		 * reading of each interval (5 times an interval, 0.2 s at most) */
+		ao.file = w.file;
+		ao.snapshot_ns = (uint64_t)llround(delay * 1e9 / 5);
+		if (ao.snapshot_ns > 200000000)
+			ao.snapshot_ns = 200000000;
+		char why[2048], name[16] = "?";
+		w.attached = attach_start(&ao, why, sizeof why);
+		if (w.attached == NULL)
+			die("top: %s", why);
+		w.running = 1;
+		char path[64];
+		snprintf(path, sizeof path, "/proc/%u/comm", pids[0]);
+		FILE *f = fopen(path, "re");
+		if (f && fgets(name, sizeof name, f))
+			name[strcspn(name, "\n")] = '\0';
+		if (f)
+			fclose(f);
+		char *en = esc_dup(name);
+		title = npids == 1 ? xasprintf("%s (pid %u, attached with %s)", en, pids[0], attach_mech_name(ao.chosen))
+				   : xasprintf("%zu processes (attached with %s)", npids, attach_mech_name(ao.chosen));
+		free(en);
+	} else if (command) {
+		char **cmd = argv + optind;
 		char *lib = launch_runtime("top");
 		w.l = (struct launch){ .file = w.file, .runtime = lib, .session = launch_session("top"), .hz = hz,
 				       .event = event, .stdin_null = tty };
@@ -366,12 +456,15 @@ int cmd_top(int argc, char **argv)
 	if (command)
 		signal(SIGPIPE, SIG_IGN);
 	/* and a hangup or SIGTERM (the terminal closed) ends it too, its
-	 * profiles removed, then top dies of the same signal */
+	 * profiles removed, then top dies of the same signal; with -p, so
+	 * does SIGINT, after detaching */
 	if (command) {
 		struct sigaction sa = { .sa_handler = on_stop };
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGHUP, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
+		if (npids)
+			sigaction(SIGINT, &sa, NULL);
 	}
 
 	if (tty)
@@ -417,7 +510,8 @@ int cmd_top(int argc, char **argv)
 	leave_screen(&w);
 	if (command && quit)
 		stop_child(&w);
-	if (command)
+	detach(&w);
+	if (command && !npids)
 		launch_end(&w.l);
 	remove_dir(&w);
 	g_watch = NULL;
@@ -430,11 +524,14 @@ int cmd_top(int argc, char **argv)
 		raise(g_stop);
 	}
 	if (lost) {
-		note("top: standard output is gone (%s); the command was ended", strerror(lost_errno));
+		note("top: standard output is gone (%s); %s", strerror(lost_errno),
+		     npids ? "detached" : "the command was ended");
 		return 1;
 	}
-	if (!command || quit)
+	if (!command || quit || npids) {
+		free(pids);
 		return 0;
+	}
 	finish_stdout();
 	return launch_exit_status(w.status);
 }

@@ -18,7 +18,7 @@ static const struct command {
 	int (*fn)(int, char **);
 	const char *summary;
 } commands[] = {
-	{ "record", cmd_record, "run a command with sampling on and write its profile" },
+	{ "record", cmd_record, "run a command with sampling on, or attach to processes, and write the profile" },
 	{ "report", cmd_report, "print the flat profile of profile files" },
 	{ "top", cmd_top, "live view of the hottest functions of running programs" },
 	{ "merge", cmd_merge, "sum runs into one profile (as gprof -s)" },

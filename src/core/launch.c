@@ -104,40 +104,20 @@ int launch_start(struct launch *l, char *const *cmd)
 	char *asan = opts && *opts ? xasprintf("verify_asan_link_order=0:%s", opts)
 				   : xstrdup("verify_asan_link_order=0");
 
-	struct sigaction ign = { .sa_handler = SIG_IGN };
-	sigemptyset(&ign.sa_mask);
-	sigaction(SIGINT, &ign, &l->oldint);
-	sigaction(SIGQUIT, &ign, &l->oldquit);
-	/* held until the child's pid is known, so that none is lost */
-	sigset_t hold, oldmask;
-	sigemptyset(&hold);
-	sigaddset(&hold, SIGTERM);
-	sigaddset(&hold, SIGHUP);
-	sigprocmask(SIG_BLOCK, &hold, &oldmask);
-	if (l->forward) {
-		catch_forward(SIGTERM, &l->oldterm);
-		catch_forward(SIGHUP, &l->oldhup);
-	}
-
+	launch_signals(l);
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
 		int err = errno;
 		launch_end(l);
-		sigprocmask(SIG_SETMASK, &oldmask, NULL);
+		sigprocmask(SIG_SETMASK, &l->oldmask, NULL);
 		free(preload);
 		free(asan);
 		errno = err;
 		return -1;
 	}
 	if (pid == 0) {
-		sigaction(SIGINT, &l->oldint, NULL);
-		sigaction(SIGQUIT, &l->oldquit, NULL);
-		if (l->forward) {
-			sigaction(SIGTERM, &l->oldterm, NULL);
-			sigaction(SIGHUP, &l->oldhup, NULL);
-		}
-		sigprocmask(SIG_SETMASK, &oldmask, NULL);
+		launch_child_signals(l);
 		char root[24];
 		snprintf(root, sizeof root, "%d", (int)getpid());
 		if (setenv("PCT", l->file, 1) != 0 || setenv("LD_PRELOAD", preload, 1) != 0 ||
@@ -159,11 +139,50 @@ int launch_start(struct launch *l, char *const *cmd)
 	}
 	free(preload);
 	free(asan);
+	launch_forward(l, pid);
+	return 0;
+}
+
+void launch_signals(struct launch *l)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGINT, &ign, &l->oldint);
+	sigaction(SIGQUIT, &ign, &l->oldquit);
+	/* held until the child's pid is known, so that none is lost */
+	sigset_t hold;
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigprocmask(SIG_BLOCK, &hold, &l->oldmask);
+	if (l->forward) {
+		catch_forward(SIGTERM, &l->oldterm);
+		catch_forward(SIGHUP, &l->oldhup);
+	}
+}
+
+void launch_forward(struct launch *l, pid_t pid)
+{
 	l->pid = pid;
 	if (l->forward)
 		forward_pid = pid;
-	sigprocmask(SIG_SETMASK, &oldmask, NULL);
-	return 0;
+	sigprocmask(SIG_SETMASK, &l->oldmask, NULL);
+}
+
+void launch_unforward(void)
+{
+	forward_pid = 0;
+}
+
+void launch_child_signals(struct launch *l)
+{
+	sigaction(SIGINT, &l->oldint, NULL);
+	sigaction(SIGQUIT, &l->oldquit, NULL);
+	if (l->forward) {
+		sigaction(SIGTERM, &l->oldterm, NULL);
+		sigaction(SIGHUP, &l->oldhup, NULL);
+	}
+	sigprocmask(SIG_SETMASK, &l->oldmask, NULL);
 }
 
 int launch_reap(struct launch *l, int *status, struct rusage *ru)

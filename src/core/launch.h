@@ -46,6 +46,7 @@ struct launch {
 	/* set by launch_start */
 	pid_t pid;                     /* the command's process */
 	struct sigaction oldint, oldquit, oldterm, oldhup;
+	sigset_t oldmask;              /* the signal mask before launch_signals */
 };
 
 /*
@@ -65,6 +66,21 @@ struct launch {
  * the signals restored).
  */
 int launch_start(struct launch *l, char *const *cmd);
+/*
+ * launch_start's signals for a command started by someone else (attach.h
+ * runs a program the runtime cannot enter): launch_signals ignores
+ * SIGINT and SIGQUIT and, with l->forward, catches SIGTERM and SIGHUP
+ * (held until launch_forward names the command's pid, then passed on to
+ * it); launch_unforward stops passing them on (call it once the command
+ * has ended, before it is reaped); launch_child_signals, in the child
+ * before it execs, gives back the dispositions and mask as they were;
+ * launch_end restores ours.
+ */
+void launch_signals(struct launch *l);
+void launch_forward(struct launch *l, pid_t pid);
+void launch_unforward(void);
+void launch_child_signals(struct launch *l);
+
 /* Reap the command (wait4 for l->pid, retried on EINTR) and stop passing
  * signals on to it, atomically with respect to them (a signal never goes
  * to a pid that may have been reused).  Returns 0, or -1 with errno. */

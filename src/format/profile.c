@@ -118,7 +118,8 @@ static int check_header(const struct pct_header *h, uint64_t size, const char *f
 			    (unsigned long long)size, (unsigned long long)h->file_size);
 	if (h->state != PCT_STATE_RUNNING && h->state != PCT_STATE_COMPLETE)
 		return fail(err, errlen, file, "bad state %u", h->state);
-	if (h->mechanism != PCT_MECH_CPU_TIMER && h->mechanism != PCT_MECH_PERF)
+	if (h->mechanism != PCT_MECH_CPU_TIMER && h->mechanism != PCT_MECH_PERF &&
+	    h->mechanism != PCT_MECH_PERF_ATTACH && h->mechanism != PCT_MECH_PTRACE)
 		return fail(err, errlen, file, "unknown sampling mechanism %u", h->mechanism);
 	if (h->event < 1 || h->event > PCT_EVENT_MAX)
 		return fail(err, errlen, file, "unknown event %u", h->event);

@@ -203,7 +203,7 @@ int profile_write(const char *path, const struct pset *s, char *err, size_t errl
 	}
 	free(rows);
 	uint64_t n = h.samples + h.dropped;
-	h.period_ns = first->hdr.event == PCT_EVENT_WALL || h.mechanism == PCT_MECH_PERF ? h.period_requested_ns
+	h.period_ns = first->hdr.event == PCT_EVENT_WALL || h.mechanism != PCT_MECH_CPU_TIMER ? h.period_requested_ns
 		    : n ? s->cpu_ns / n : 0;
 	memcpy(buf, &h, sizeof h);
 

@@ -67,8 +67,10 @@ void stage_dump_meta(const struct pset *s, FILE *out)
 	size_t incomplete = 0;
 	for (size_t i = 0; i < s->nprofiles; i++)
 		incomplete += s->profiles[i].hdr.state != PCT_STATE_COMPLETE;
-	fprintf(out, " mechanism=%s incomplete=%zu\n", s->profiles[0].hdr.mechanism == PCT_MECH_PERF ? "perf" : "timer",
-		incomplete);
+	uint32_t mech = s->profiles[0].hdr.mechanism;
+	fprintf(out, " mechanism=%s incomplete=%zu\n",
+		mech == PCT_MECH_PERF ? "perf" : mech == PCT_MECH_PERF_ATTACH ? "perf-attach"
+					       : mech == PCT_MECH_PTRACE ? "ptrace" : "timer", incomplete);
 	/* the files still being written (live.h), only if there are any */
 	size_t live = 0;
 	for (size_t i = 0; i < s->nprofiles; i++)

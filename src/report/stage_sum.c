@@ -47,8 +47,12 @@ static void print_unsampled(FILE *out, const struct stage_meta *m, uint64_t tota
 	if (m->cpu_before_ns) {
 		fputs("# not sampled: ", out);
 		put_span(out, (double)m->cpu_before_ns);
-		fprintf(out, " of CPU time before sampling started (the dynamic loader, constructors; after an "
-			"exec, the earlier program)\n");
+		if (strcmp(m->mechanism, "perf-attach") == 0 || strcmp(m->mechanism, "ptrace") == 0)
+			fprintf(out, " of CPU time before sampling started (before pct attached; after an exec, the "
+				"earlier program)\n");
+		else
+			fprintf(out, " of CPU time before sampling started (the dynamic loader, constructors; after an "
+				"exec, the earlier program)\n");
 	}
 	if (m->incomplete)
 		fprintf(out, "# not sampled: the CPU time after the last sample of %llu profile%s whose process did "
@@ -66,6 +70,9 @@ static void print_unsampled(FILE *out, const struct stage_meta *m, uint64_t tota
 	if (strcmp(m->event, "user") == 0 || strcmp(m->mechanism, "perf") == 0)
 		fputs("the CPU time includes system time, which user-time sampling does not see, and samples may "
 		      "have been lost\n", out);
+	else if (strcmp(m->mechanism, "perf-attach") == 0 || strcmp(m->mechanism, "ptrace") == 0)
+		fputs("threads that used less than a period while pct was attached, or ended between its looks, "
+		      "take no sample\n", out);
 	else
 		fputs("threads that block pct's signal, and timer expirations lost (threads shorter than a "
 		      "period, expirations the kernel merged), take no sample\n", out);
@@ -115,7 +122,10 @@ static void print_summary(FILE *out, const struct stage_meta *m, uint64_t total)
 	} else {
 		print_unsampled(out, m, total);  /* (of a whole run's CPU time) */
 	}
-	if (m->dropped)
+	if (m->dropped && strcmp(m->mechanism, "ptrace") == 0)
+		fprintf(out, "# %llu more periods passed between the ptrace sampler's wakes, not sampled (counted in "
+			"the effective rate; the shares are of the samples taken)\n", (unsigned long long)m->dropped);
+	else if (m->dropped)
 		fprintf(out, "# %llu more samples were dropped: the sample table was full (raise $PCT_SLOTS), "
 			"or the file system had no room for more of the profile\n",
 			(unsigned long long)m->dropped);

@@ -16,7 +16,7 @@
  * it through, so that `pct sum` can print the summary:
  *
  *   #pct files=N dropped=D cpu_ns=C dimension=NAME event=EVENT
- *   #pct cpu_before_ns=B expected=E mechanism=timer|perf incomplete=K
+ *   #pct cpu_before_ns=B expected=E mechanism=timer|perf|perf-attach|ptrace incomplete=K
  *   #pct file=NAME pid=P cmdline=ARGS       (when N is 1)
  *   #pct live=L                             (when L is not 0)
  *

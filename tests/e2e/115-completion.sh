@@ -67,6 +67,10 @@ formats="gmon gperftools pprof callgrind folded speedscope perf-script"
 expect "$(echo "$formats" | sorted)" export --format = ""
 expect "--format=perf-script --format=pprof" export --format=p
 expect "function thread" timeline --by = ""
+expect "perf ptrace" record --mechanism = ""
+expect "--mechanism=ptrace" top --mechanism=pt
+rec_help=$("$PCTBIN" record --help)
+grep -q -- "--mechanism=perf|ptrace" <<<"$rec_help" || fail "pct record --help has no --mechanism=perf|ptrace"
 
 # the lists against the tool's help, both ways
 rec=$("$PCTBIN" record --help)

@@ -4,7 +4,7 @@
 # over nm of the objects the build made (build/obj/src/cmd/cmd_*.o, or
 # $LAYERS_OBJ, a directory of those objects, to check another tree).  And
 # each folder of src/ includes only its own headers and those of the
-# folders below it: cmd > export > report > format > symbols > core, then
+# folders below it: cmd > export > report > attach > format > symbols > core, then
 # include/ (README, Layout).
 # pct-test: plain (it checks documents and sources against each other: nothing for the sanitizers)
 . "$(dirname "$0")/lib.sh"
@@ -75,7 +75,7 @@ fi
 # the folders' include order: a file includes headers of its own folder
 # or of a folder after it in this list (include/ and the generated
 # profile.pb-c.h are below them all)
-layers="cmd export report format symbols core"
+layers="cmd export report attach format symbols core"
 rank() { local i=0 l; for l in $layers; do [ "$l" = "$1" ] && { echo $i; return; }; i=$((i + 1)); done; echo -1; }
 nfiles=0
 for d in "$src"/../*/; do
