@@ -181,6 +181,9 @@ struct aproc *sess_proc(struct session *s, uint32_t pid);
 #define PROC_EMPTY 2
 #define PROC_FORKED 4                  /* or'd: a child forked while attached (its CPU clock
 					  started at 0) */
+/* The command record runs (s->cmd_pid), held at its gate until the
+ * mechanism follows it, is let go: 0, or -1 with s->err set. */
+int sess_release_command(struct session *s);
 struct aproc *sess_proc_new(struct session *s, uint32_t pid, uint32_t ppid, struct aproc *parent, int how);
 /* The thread tid, or NULL (the newest one of that tid). */
 struct athread *sess_thread(struct session *s, uint32_t tid);

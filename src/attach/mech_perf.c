@@ -567,14 +567,7 @@ static int perf_start(struct session *s)
 			snprintf(s->err, sizeof s->err, "cannot open a perf event on the command: %s", strerror(errno));
 			return -1;
 		}
-		char go = 1;
-		if (write(s->gate_fd, &go, 1) != 1) {
-			snprintf(s->err, sizeof s->err, "cannot start the command: %s", strerror(errno));
-			return -1;
-		}
-		close(s->gate_fd);
-		s->gate_fd = -1;
-		return 0;
+		return sess_release_command(s);
 	}
 	for (size_t i = 0; i < s->o.npids; i++) {
 		uint32_t pid = s->o.pids[i];

@@ -586,14 +586,7 @@ static int pt_start(struct session *s)
 		}
 		new_thread(s, p, (uint32_t)s->cmd_pid, TH_RUNNING);
 		arm_timer(s, p);
-		char go = 1;
-		if (write(s->gate_fd, &go, 1) != 1) {
-			snprintf(s->err, sizeof s->err, "cannot start the command: %s", strerror(errno));
-			return -1;
-		}
-		close(s->gate_fd);
-		s->gate_fd = -1;
-		return 0;
+		return sess_release_command(s);
 	}
 	for (size_t i = 0; i < s->o.npids; i++) {
 		uint32_t pid = s->o.pids[i];

@@ -215,6 +215,18 @@ static void cache_foreign(struct session *s, struct aproc *p)
 	}
 }
 
+int sess_release_command(struct session *s)
+{
+	char go = 1;
+	if (write(s->gate_fd, &go, 1) != 1) {
+		snprintf(s->err, sizeof s->err, "cannot start the command: %s", strerror(errno));
+		return -1;
+	}
+	close(s->gate_fd);
+	s->gate_fd = -1;
+	return 0;
+}
+
 struct aproc *sess_proc_new(struct session *s, uint32_t pid, uint32_t ppid, struct aproc *parent, int how)
 {
 	struct aproc *p = xcalloc(1, sizeof *p);

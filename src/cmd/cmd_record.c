@@ -735,6 +735,35 @@ struct outside {
 	const char *out, *hz, *event, *period, *stack;
 };
 
+/* Before the command runs or pct attaches: FILE's directory and an old
+ * FILE checked, FILE's lock taken (launch_lock: runs of one output kept
+ * apart), FILE moved aside when no other run writes it.  UNDONE ends the
+ * message of a failure: what was not done. */
+static void claim_output(const char *file, const char *shown, const char *undone)
+{
+	char why[PATH_MAX + 256];
+	check_output_dir(file, shown);
+	check_old(file, shown);
+	if (launch_lock(&g_lock, file, why, sizeof why) != 0)
+		die("record: %s (the lock that keeps runs of one output apart); %s", why, undone);
+	atexit(unlock_at_exit);
+	if (g_lock.alone)
+		move_old(file, shown);
+	launch_lock_share(&g_lock);
+}
+
+/* attach_check's verdict on o: a usage error exits 2, a refusal 1, its
+ * message ended by UNDONE if not NULL. */
+static void check_attach(struct attach_opts *o, const char *undone)
+{
+	char why[2048];
+	int rc = attach_check(o, why, sizeof why);
+	if (rc == 2)
+		die_usage("record: %s", why);
+	if (rc)
+		die("record: %s%s%s", why, undone ? "; " : "", undone ? undone : "");
+}
+
 static uint64_t parse_duration(const char *arg, const char *who)
 {
 	char *end;
@@ -840,26 +869,15 @@ static int record_attached(struct outside *x)
 	run.child = (pid_t)x->pids[0];
 	struct attach_opts o;
 	outside_opts(x, &o, file, run.session);
-	char why[2048];
-	int rc = attach_check(&o, why, sizeof why);
-	if (rc == 2)
-		die_usage("record: %s", why);
-	if (rc)
-		die("record: %s", why);
-	check_output_dir(file, shown);
-	check_old(file, shown);
-	if (launch_lock(&g_lock, file, why, sizeof why) != 0)
-		die("record: %s (the lock that keeps runs of one output apart); nothing was attached", why);
-	atexit(unlock_at_exit);
-	if (g_lock.alone)
-		move_old(file, shown);
-	launch_lock_share(&g_lock);
+	check_attach(&o, NULL);
+	claim_output(file, shown, "nothing was attached");
 
 	struct sigaction sa = { .sa_handler = on_attach_stop }, oldint, oldterm, oldhup;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &oldint);
 	sigaction(SIGTERM, &sa, &oldterm);
 	sigaction(SIGHUP, &sa, &oldhup);
+	char why[2048];
 	struct attach *a = attach_start(&o, why, sizeof why);
 	if (a == NULL)
 		die("record: %s", why);
@@ -932,25 +950,14 @@ static int record_outside(struct outside *x, char **cmd, int kind, const char *k
 				  "changes ids; use --mechanism=ptrace (the default for it)", ecmd, kwhy);
 		o.mech = ATTACH_PTRACE;
 	}
-	char why[2048];
-	int rc = attach_check(&o, why, sizeof why);
-	if (rc == 2)
-		die_usage("record: %s", why);
-	if (rc)
-		die("record: %s; the command was not run", why);
-	check_output_dir(file, shown);
-	check_old(file, shown);
-	if (launch_lock(&g_lock, file, why, sizeof why) != 0)
-		die("record: %s (the lock that keeps runs of one output apart); the command was not run", why);
-	atexit(unlock_at_exit);
-	if (g_lock.alone)
-		move_old(file, shown);
-	launch_lock_share(&g_lock);
+	check_attach(&o, "the command was not run");
+	claim_output(file, shown, "the command was not run");
 	if (kind)
 		note("'%s' is %s: the runtime cannot be preloaded into it; sampling it from outside with the %s "
 		     "mechanism", ecmd, kwhy, attach_mech_name(o.chosen));
 	g_out_launch = (struct launch){ .forward = 1 };
 	launch_signals(&g_out_launch);
+	char why[2048];
 	struct attach *a = attach_spawn(&o, cmd, out_child, out_fwd, out_unfwd, why, sizeof why);
 	if (a == NULL)
 		die("record: %s", why);
@@ -1074,17 +1081,7 @@ int cmd_record(int argc, char **argv)
 	clock_gettime(CLOCK_REALTIME, &t0);
 	struct run run = { .file = file, .started = (int64_t)t0.tv_sec * 1000000000 + t0.tv_nsec };
 	run.session = launch_session("record");
-	check_output_dir(file, shown);
-	check_old(file, shown);
-	/* FILE is moved aside only when no other run of it is writing it
-	 * (see launch_lock) */
-	char why[PATH_MAX + 256];
-	if (launch_lock(&g_lock, file, why, sizeof why) != 0)
-		die("record: %s (the lock that keeps runs of one output apart); the command was not run", why);
-	atexit(unlock_at_exit);
-	if (g_lock.alone)
-		move_old(file, shown);
-	launch_lock_share(&g_lock);
+	claim_output(file, shown, "the command was not run");
 
 	/* Like system(3): the terminal's ^C and ^\ go to the child; we wait
 	 * for it and then report.  SIGTERM and SIGHUP sent to us go on to the

@@ -135,6 +135,10 @@ int profile_read_fd(int fd, uint64_t size, const char *file, struct profile *p, 
 /* The same checks on a profile already in memory (size bytes at data,
  * 8-byte aligned), named name in messages. */
 int profile_parse(const char *name, const void *data, size_t size, struct profile *p, char *err, size_t errlen);
+/* A header for a profile pct's tools write (merge, attach): zeroed, then
+ * the magic, version, byte order, header size and state (complete, else
+ * running) of pct_format.h. */
+void profile_header_init(struct pct_header *h, int complete);
 void profile_free(struct profile *p);
 
 /*

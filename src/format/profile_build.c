@@ -303,12 +303,7 @@ static size_t pow2_at_least(size_t n, size_t min)
 void pbuild_bytes(const struct pbuild *b, void **out, size_t *len)
 {
 	struct pct_header h;
-	memset(&h, 0, sizeof h);
-	memcpy(h.magic, PCT_MAGIC, PCT_MAGIC_LEN);
-	h.version = PCT_VERSION;
-	h.byte_order = PCT_BYTE_ORDER;
-	h.header_size = sizeof h;
-	h.state = b->ended ? PCT_STATE_COMPLETE : PCT_STATE_RUNNING;
+	profile_header_init(&h, b->ended);
 	h.mechanism = b->info.mechanism;
 	h.event = b->info.event;
 	const struct pct_event_def *d = pct_event_by_id(b->info.event);

@@ -32,16 +32,21 @@ static int cmp_mrow(const void *pa, const void *pb)
 	return a[1] < b[1] ? -1 : a[1] > b[1];
 }
 
+void profile_header_init(struct pct_header *h, int complete)
+{
+	memset(h, 0, sizeof *h);
+	memcpy(h->magic, PCT_MAGIC, PCT_MAGIC_LEN);
+	h->version = PCT_VERSION;
+	h->byte_order = PCT_BYTE_ORDER;
+	h->header_size = sizeof *h;
+	h->state = complete ? PCT_STATE_COMPLETE : PCT_STATE_RUNNING;
+}
+
 int profile_write(const char *path, const struct pset *s, char *err, size_t errlen)
 {
 	const struct profile *first = &s->profiles[0];
 	struct pct_header h;
-	memset(&h, 0, sizeof h);
-	memcpy(h.magic, PCT_MAGIC, PCT_MAGIC_LEN);
-	h.version = PCT_VERSION;
-	h.byte_order = PCT_BYTE_ORDER;
-	h.header_size = sizeof h;
-	h.state = PCT_STATE_COMPLETE;
+	profile_header_init(&h, 1);
 	h.mechanism = first->hdr.mechanism;
 	h.event = first->hdr.event;
 	memcpy(h.dimension, first->hdr.dimension, sizeof h.dimension);
