@@ -375,10 +375,12 @@ void pbuild_bytes(const struct pbuild *b, void **out, size_t *len)
 		if (mods[m].kind == PCT_MOD_MAIN && h.exe_module == UINT32_MAX)
 			h.exe_module = (uint32_t)m;
 	}
-	memcpy(strings + used, b->argv, b->argv_len);
+	if (b->argv_len)
+		memcpy(strings + used, b->argv, b->argv_len);
 	h.cmdline_offset = used;
 	h.cmdline_len = (uint32_t)b->argv_len;
-	memcpy(buf + h.threads_offset, b->threads, b->nthreads * sizeof *b->threads);
+	if (b->nthreads)  /* (a process that ended before any thread was seen has none) */
+		memcpy(buf + h.threads_offset, b->threads, b->nthreads * sizeof *b->threads);
 	/* entries in the order they were made, from slot 0: a reader scans
 	 * every slot, and the ticks name them by that position */
 	struct pct_entry *t = (struct pct_entry *)(buf + h.table_offset);
