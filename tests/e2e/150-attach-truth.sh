@@ -16,14 +16,7 @@ for m in perf ptrace; do
 		"$HOSTS/attach-truth" 3 "$(awk -v d=$dur 'BEGIN { print d + 1.2 }')" >log-$m.tsv 2>ready-$m &
 		t=$!
 		wait_line ready-$m ready || fail "attach-truth did not start"
-		"$PCTBIN" record -p $t --duration=$dur --mechanism=$m -o $m.pct 2>$m.err
-		rc=$?
-		wait $t
-		st=$?
-		if [ $rc != 0 ] && refused $m.err; then
-			echo "$m: $(cat $m.err)"
-			continue 2
-		fi
+		attach_window $m $t --duration=$dur || continue 2
 		[ $rc = 0 ] || fail "$m: record -p exits $rc: $(cat $m.err)"
 		[ $st = 0 ] || fail "$m: attach-truth exits $st after the detach"
 		grep -q "with the $m mechanism" $m.err || fail "$m: the summary does not name the mechanism: $(cat $m.err)"

@@ -17,14 +17,7 @@ for m in perf ptrace; do
 		"$HOSTS/attach-forkexec" "$(awk -v d=$dur 'BEGIN { print d + 0.6 }')" >out-$m 2>ready-$m &
 		t=$!
 		wait_line ready-$m ready || fail "attach-forkexec did not start"
-		"$PCTBIN" record -p $t --duration=$dur --mechanism=$m -o $m.pct 2>$m.err
-		rc=$?
-		wait $t
-		st=$?
-		if [ $rc != 0 ] && refused $m.err; then
-			echo "$m: $(cat $m.err)"
-			continue 2
-		fi
+		attach_window $m $t --duration=$dur || continue 2
 		[ $rc = 0 ] || fail "$m: record -p exits $rc: $(cat $m.err)"
 		[ $st = 0 ] || fail "$m: a child's status did not reach the parent: $(cat out-$m)"
 		grep -q "as one process tree" $m.err || fail "$m: no process tree: $(cat $m.err)"

@@ -15,14 +15,7 @@ for m in perf ptrace; do
 		"$HOSTS/attach-truth" 2 "$(awk -v d=$dur 'BEGIN { print d + 0.7 }')" 1 >log-$m.tsv 2>ready-$m &
 		t=$!
 		wait_line ready-$m ready || fail "attach-truth did not start"
-		"$PCTBIN" record -p $t -e wall --duration=$dur --mechanism=$m -o $m.pct 2>$m.err
-		rc=$?
-		wait $t
-		st=$?
-		if [ $rc != 0 ] && refused $m.err; then
-			echo "$m: $(cat $m.err)"
-			continue 2
-		fi
+		attach_window $m $t -e wall --duration=$dur || continue 2
 		[ $rc = 0 ] || fail "$m: record -p -e wall exits $rc: $(cat $m.err)"
 		[ $st = 0 ] || fail "$m: attach-truth exits $st after the detach"
 		"$PCTBIN" report --split=thread --format=tsv $m.pct >split-$m.tsv || fail "$m: report --split=thread"

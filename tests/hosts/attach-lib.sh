@@ -104,6 +104,24 @@ refused() {
 	grep -q 'mechanism cannot be used\|neither mechanism can be used' "$1"
 }
 
+# attach_window M PID ARG...: `pct record -p PID --mechanism=M -o M.pct
+# ARG...` (its standard error in M.err), then the wait for PID, the
+# caller's child: sets rc, record's status, and st, the target's.
+# Returns 1, having said so, when M was refused here (refused).
+attach_window() {
+	local m=$1 t=$2
+	shift 2
+	"$PCTBIN" record -p "$t" "$@" --mechanism="$m" -o "$m.pct" 2>"$m.err"
+	rc=$?
+	wait "$t"
+	st=$?
+	if [ $rc != 0 ] && refused "$m.err"; then
+		echo "$m: $(cat "$m.err")"
+		return 1
+	fi
+	return 0
+}
+
 # taken_period FILE: seconds of CPU time a sample of the profile FILE
 # stands for: the requested period (offset 64) x (samples + dropped) /
 # samples (offsets 192, 200); the requested period when none was dropped
