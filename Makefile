@@ -152,18 +152,21 @@ demo: deps all
 # (default: the number of CPUs), the plain build's and, in the same pool,
 # the ASan+UBSan build's unit tests and those of its e2e tests that
 # exercise the tool's readers and writers, and FUZZ_SECONDS of fuzzing.
-# The three builds are made first, side by side.
+# The plain build is made first; the sanitized and the fuzz builds are
+# the runner's --prepare job, on one CPU beside the tests that run alone
+# (the alone ones use one CPU, and hold under two busy loops).
 JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+PREPARE := $(MAKE) --no-print-directory -j1 check-san-build fuzz-build
 check: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) all unit progs check-san-build fuzz-build
-	@tests/run.sh -j $(JOBS) --san --fuzz=$(FUZZ_SECONDS)
+	@$(MAKE) --no-print-directory -j$(JOBS) all unit progs
+	@tests/run.sh -j $(JOBS) --san --fuzz=$(FUZZ_SECONDS) --prepare='$(PREPARE)'
 
 # Everything make check leaves out: every e2e test under ASan+UBSan too,
 # the long variants of the tests that run fewer rounds in make check
 # (PCT_TEST_FULL=1; README, Testing, lists them), then check-long.
 check-full: deps
-	@$(MAKE) --no-print-directory -j$(JOBS) all unit progs check-san-build fuzz-build
-	@PCT_TEST_FULL=1 tests/run.sh -j $(JOBS) --san=all --fuzz=$(FUZZ_SECONDS)
+	@$(MAKE) --no-print-directory -j$(JOBS) all unit progs
+	@PCT_TEST_FULL=1 tests/run.sh -j $(JOBS) --san=all --fuzz=$(FUZZ_FULL_SECONDS) --prepare='$(PREPARE)'
 	@$(MAKE) --no-print-directory check-long
 
 # The tools and unit tests with AddressSanitizer and UBSan (the runtime
@@ -184,7 +187,9 @@ check-san: check-san-build
 
 # libFuzzer with clang over the reader and the report path, from the
 # committed seeds; a finding is copied to tests/fuzz/regressions/.
-FUZZ_SECONDS ?= 60
+# (make check: FUZZ_SECONDS; check-full: FUZZ_FULL_SECONDS)
+FUZZ_SECONDS ?= 30
+FUZZ_FULL_SECONDS ?= 120
 FB := build-fuzz
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -Iinclude $(SRC_INC) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 fuzz: fuzz-build

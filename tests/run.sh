@@ -3,7 +3,7 @@
 # target over its seeds and regressions) and the end-to-end tests
 # (tests/e2e/NN-*.sh), several at once, then print "N passed, N failed".
 #
-# usage: tests/run.sh [-j N] [--san[=all]] [--fuzz=SECONDS] [--list] [PATTERN...]
+# usage: tests/run.sh [-j N] [--san[=all]] [--fuzz=SECONDS] [--prepare=CMD] [--list] [PATTERN...]
 #   -j N         run up to N tests at once (default: the number of CPUs,
 #                nproc); -j 1 runs them one after another
 #   --san        also run the unit tests, and the end-to-end tests that
@@ -13,6 +13,12 @@
 #                there (make check-full)
 #   --fuzz=S     also run the fuzz target (build-fuzz/fuzz_profile, make
 #                fuzz-build) for S seconds, as one more job of the pool
+#   --prepare=CMD  run the shell command CMD first, in the background, as
+#                one job of the pool (make check: the sanitized and the
+#                fuzz builds, make -j1): the alone tests run beside it (it
+#                is not a test; they hold under two busy loops), the
+#                sanitized tests and the fuzzer start once it succeeded,
+#                and if it fails they fail with the end of its output
 #   --list       print the tests in the order they would start (alone
 #                first, then longest first), "alone" marked, and exit
 #   PATTERN      only the tests whose name holds one of the PATTERNs
@@ -44,8 +50,8 @@ set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${PCT_BUILD:-build}          # the build to test (build-san: sanitized)
 jobs=$(nproc 2>/dev/null || echo 1)
-san= fuzz= list= patterns=()
-usage() { echo "usage: tests/run.sh [-j N] [--san[=all]] [--fuzz=SECONDS] [--list] [PATTERN...]" >&2; exit 2; }
+san= fuzz= list= prepare= patterns=()
+usage() { echo "usage: tests/run.sh [-j N] [--san[=all]] [--fuzz=SECONDS] [--prepare=CMD] [--list] [PATTERN...]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	-j) [ $# -ge 2 ] || usage; jobs=$2; shift ;;
@@ -55,6 +61,7 @@ while [ $# -gt 0 ]; do
 	--san=all) san=all ;;
 	--san=*) usage ;;
 	--fuzz=*) fuzz=${1#--fuzz=} ;;
+	--prepare=*) prepare=${1#--prepare=} ;;
 	--list) list=1 ;;
 	-h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	--) shift; patterns+=("$@"); break ;;
@@ -90,16 +97,19 @@ add() {  # add NAME BUILD ALONE CMD...
 tags() { sed -n 's/^# pct-test: *//p' "$1" | sed 's/(.*//' | tr -s ' \t' '  '; }   # the words before a "(reason)"
 add_build() {  # add_build BUILD PREFIX WHICH: its unit tests, replay and e2e tests (WHICH: all, subset)
 	local b=$1 pre=$2 which=$3 t tg a
-	if [ ! -x "$root/$b/bin/pct" ]; then
-		echo "tests/run.sh: no $b/bin/pct: build it first (make all unit progs; for build-san, make check-san-build)" >&2
+	# (a build that --prepare makes has the tests the one under test has)
+	local have=$b
+	[ "$b" != "$build" ] && [ -n "$prepare" ] && have=$build
+	if [ ! -x "$root/$have/bin/pct" ]; then
+		echo "tests/run.sh: no $have/bin/pct: build it first (make all unit progs; for build-san, make check-san-build)" >&2
 		exit 2
 	fi
-	for t in "$root/$b"/tests/test_*; do
+	for t in "$root/$have"/tests/test_*; do
 		[ -x "$t" ] || continue
-		add "${pre}unit/$(basename "$t")" "$b" 0 "$t"
+		add "${pre}unit/$(basename "$t")" "$b" 0 "$root/$b/tests/$(basename "$t")"
 	done
 	# the fuzz target over its seeds and every regression file found so far
-	if [ -x "$root/$b/tests/replay" ]; then
+	if [ -x "$root/$have/tests/replay" ]; then
 		add "${pre}unit/fuzz-replay" "$b" 0 "$root/$b/tests/replay" "$root"/tests/fuzz/seeds/* \
 			$(ls "$root"/tests/fuzz/regressions/* 2>/dev/null)
 	fi
@@ -116,7 +126,8 @@ add_build() {  # add_build BUILD PREFIX WHICH: its unit tests, replay and e2e te
 add_build "$build" "" all
 [ -n "$san" ] && add_build build-san san/ "$san"
 if [ -n "$fuzz" ]; then
-	[ -x "$root/build-fuzz/fuzz_profile" ] || { echo "tests/run.sh: no build-fuzz/fuzz_profile (make fuzz-build)" >&2; exit 2; }
+	[ -n "$prepare" ] || [ -x "$root/build-fuzz/fuzz_profile" ] ||
+		{ echo "tests/run.sh: no build-fuzz/fuzz_profile (make fuzz-build)" >&2; exit 2; }
 	add "fuzz/profile-reader" build-fuzz 0 make -s -C "$root" --no-print-directory fuzz-run FUZZ_SECONDS="$fuzz"
 fi
 n=${#names[@]}
@@ -200,24 +211,59 @@ status() {
 }
 done_n=0
 reap() {  # wait for one job to end
-	local p
-	wait -n -p p
+	local p st
+	wait -n -p p; st=$?
 	[ -n "${pid_of[$p]:-}" ] || return 0
 	local i=${pid_of[$p]}
 	unset "pid_of[$p]"
+	running=$((running - 1))
+	if [ "$i" = "$n" ]; then   # --prepare's command
+		prep=$st
+		[ "$prep" = 0 ] || { [ -z "$tty" ] || printf '\r\033[K'; echo "--prepare failed ($prepare): its output ends:"; tail -20 "$logdir/prepare.log" | sed 's/^/      /'; }
+		status
+		return 0
+	fi
 	state[i]=d
 	done_n=$((done_n + 1))
-	running=$((running - 1))
 	[ "${alone[i]}" = 1 ] && alone_running=0
 	[ -z "$tty" ] || printf '\r\033[K'
 	report
 	status
 }
-for i in "${order[@]}"; do
+# --prepare's command: job n, not a test (no result line; its failure
+# fails the jobs that need it)
+prep=   # "": none; r: running; 0: done; else: failed
+if [ -n "$prepare" ]; then
+	( cd "$root" && exec bash -c "$prepare" ) >"$logdir/prepare.log" 2>&1 </dev/null &
+	pid_of[$!]=$n names[n]="(--prepare)" alone[n]=0 state[n]=r prep=r running=1
+fi
+tests_running() { if [ "$prep" = r ]; then echo $((running - 1)); else echo "$running"; fi; }
+needs_prep() { [ -n "$prep" ] && [ "${builds[$1]}" != "$build" ]; }
+pending=("${order[@]}")
+while [ ${#pending[@]} -gt 0 ]; do
+	# the first pending job that may start: an alone one in its turn; one
+	# that needs --prepare's build only once that is done
+	pick=-1
+	for k in "${!pending[@]}"; do
+		i=${pending[k]}
+		needs_prep "$i" && [ "$prep" = r ] && continue
+		pick=$k
+		break
+	done
+	if [ "$pick" = -1 ]; then reap; continue; fi
+	i=${pending[pick]}
+	unset "pending[pick]"; pending=("${pending[@]}")
+	if needs_prep "$i" && [ "$prep" != 0 ]; then   # its build failed: it fails unrun
+		{ echo "the build it needs failed (--prepare: $prepare):"; tail -40 "$logdir/prepare.log"; } >"$logdir/$i.log"
+		echo 1 >"$logdir/$i.rc"; echo "0 0 0" >"$logdir/$i.time"
+		state[i]=d done_n=$((done_n + 1))
+		report
+		continue
+	fi
 	if [ "${alone[i]}" = 1 ]; then
-		while [ "$running" -gt 0 ]; do reap; done
-		start "$i"; running=1 alone_running=1
-		while [ "$running" -gt 0 ]; do reap; done
+		while [ "$(tests_running)" -gt 0 ]; do reap; done
+		start "$i"; running=$((running + 1)) alone_running=1
+		while [ "$(tests_running)" -gt 0 ]; do reap; done
 	else
 		while [ "$running" -ge "$jobs" ]; do reap; done
 		start "$i"; running=$((running + 1))

@@ -2,6 +2,7 @@
 # is in Debian's stripped liblzma, whose static functions must get rows of
 # their own (liblzma.so.5+0xSTART from .eh_frame), and xz must work as
 # without pct.
+# pct-test: plain (gcov: its sanitized run executes no line of src/ that the rest of the sanitized subset leaves out, in two runs of each; make check-full runs it sanitized)
 . "$(dirname "$0")/lib.sh"
 command -v xz >/dev/null || skip "xz is not installed"
 awk 'BEGIN { srand(7); for (i = 0; i < 120000; i++) printf "%d %x %s\n", i, int(rand() * 2^31), (rand() < .5 ? "lorem ipsum" : "dolor") }' >data

@@ -1,5 +1,6 @@
 # python3 imports extension modules with dlopen after start-up: their code
 # is found by the handler's /proc/self/maps rescan and named in reports.
+# pct-test: plain (gcov: its sanitized run executes no line of src/ that the rest of the sanitized subset leaves out, in two runs of each; make check-full runs it sanitized)
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 [ -x $PY ] || skip "no $PY"

@@ -78,14 +78,14 @@ cc -O1 -g -pthread -o two two.c || fail "cc two.c"
 
 # speedscope's viewer imports a file and saves what it imported
 cat >load.cjs <<'EOF'
-// load.cjs NPMDIR PROFILE OUT.json
+// load.cjs NPMDIR PROFILE OUT.json [PROFILE OUT.json]...: in one browser,
+// each PROFILE imported, what speedscope made of it saved to OUT.json and
+// its import and error messages to OUT.json.log
 const fs = require('fs'), path = require('path');
-const [npmdir, profile, out] = process.argv.slice(2);
+const [npmdir, ...jobs] = process.argv.slice(2);
 const { chromium } = require(path.join(npmdir, 'node_modules/playwright-core'));
 const release = path.join(npmdir, 'node_modules/speedscope/dist/release');
-(async () => {
-	const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-		args: ['--no-sandbox', '--disable-gpu'] });
+async function load(browser, profile, out) {
 	const page = await browser.newPage({ acceptDownloads: true });
 	const logs = [];
 	page.on('console', m => logs.push(m.text()));
@@ -104,15 +104,22 @@ const release = path.join(npmdir, 'node_modules/speedscope/dist/release');
 	try {
 		await page.getByText('Export').waitFor({ timeout: 120000 });
 	} catch (e) {
-		console.error('speedscope showed no profile: ' + logs.join(' | '));
-		process.exit(1);
+		throw new Error(`${name}: speedscope showed no profile: ` + logs.join(' | '));
 	}
 	const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 120000 }), page.getByText('Export').click()]);
 	fs.copyFileSync(await dl.path(), out);
-	for (const l of logs)
-		if (/^Importing (as|from) |error/i.test(l))
-			console.log(l);
-	await browser.close();
+	fs.writeFileSync(out + '.log', logs.filter(l => /^Importing (as|from) |error/i.test(l)).map(l => l + '\n').join(''));
+	await page.close();
+}
+(async () => {
+	const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+		args: ['--no-sandbox', '--disable-gpu'] });
+	try {
+		for (let i = 0; i + 1 < jobs.length; i += 2)
+			await load(browser, jobs[i], jobs[i + 1]);
+	} finally {
+		await browser.close();
+	}
 })().catch(e => { console.error(String(e)); process.exit(1); });
 EOF
 
@@ -249,15 +256,14 @@ for mode in plain g; do
 			fail "$mode.speedscope.json is not valid against speedscope's schema"
 		continue
 	fi
-	for f in $mode.speedscope.json $mode.perf-script.txt; do
-		timeout 300 node load.cjs "$npmdir" "$PWD/$f" "$PWD/ss-$f.json" >load-$f.out 2>load.err ||
-			fail "speedscope did not load $f: $(cat load.err load-$f.out)"
-		echo "$f: $(cat load-$f.out)"
-	done
-	grep -q "^Importing as speedscope json file" load-$mode.speedscope.json.out ||
-		fail "speedscope did not import $mode.speedscope.json as its own format: $(cat load-$mode.speedscope.json.out)"
-	grep -q "^Importing \(as\|from\) .*linux perf script" load-$mode.perf-script.txt.out ||
-		fail "speedscope did not import $mode.perf-script.txt as perf script: $(cat load-$mode.perf-script.txt.out)"
+	timeout 300 node load.cjs "$npmdir" "$PWD/$mode.speedscope.json" "$PWD/ss-$mode.speedscope.json.json" \
+		"$PWD/$mode.perf-script.txt" "$PWD/ss-$mode.perf-script.txt.json" 2>load.err ||
+		fail "speedscope did not load $mode.speedscope.json and $mode.perf-script.txt: $(cat load.err)"
+	for f in $mode.speedscope.json $mode.perf-script.txt; do echo "$f: $(cat ss-$f.json.log)"; done
+	grep -q "^Importing as speedscope json file" ss-$mode.speedscope.json.json.log ||
+		fail "speedscope did not import $mode.speedscope.json as its own format: $(cat ss-$mode.speedscope.json.json.log)"
+	grep -q "^Importing \(as\|from\) .*linux perf script" ss-$mode.perf-script.txt.json.log ||
+		fail "speedscope did not import $mode.perf-script.txt as perf script: $(cat ss-$mode.perf-script.txt.json.log)"
 	period=$(period_of $mode.pct)
 	node check.cjs $mode "$npmdir" $mode-threads.tsv "$period" $mode.speedscope.json ss-$mode.speedscope.json.json \
 		$mode.perf-script.txt ss-$mode.perf-script.txt.json || fail "$mode: speedscope disagrees with pct report"

@@ -25,13 +25,6 @@ for t in node npm cc; do command -v $t >/dev/null || fail "$t is missing (script
 [ -x /usr/bin/chromium ] || fail "/usr/bin/chromium is missing (scripts/deps.sh installs it)"
 PLAYWRIGHT_VERSION=1.65.1
 npmdir=$(npm_dir playwright "playwright-core@$PLAYWRIGHT_VERSION") || exit 1
-probe() { timeout 300 node "$ROOT/tests/e2e/html-probe.cjs" "$npmdir" "$@"; }
-# json FILE EXPR: a value of the probe's JSON (python3)
-json() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"; }
-clean() {  # no console error and no request
-	[ "$(json "$1" 'len(d["errors"])')" = 0 ] || fail "$1: console errors: $(json "$1" 'd["errors"]')"
-	[ "$(json "$1" 'len(d["requests"])')" = 0 ] || fail "$1: requests: $(json "$1" 'd["requests"]')"
-}
 
 # 1. a known workload
 t0=$(now_ns)
@@ -43,33 +36,15 @@ overload_bias st.pct "$(since "$t0")"   # CPU-time timers
 hot=$(awk -F'\t' 'NR == 2 { print $NF }' st.tsv)
 read -r hs hp < <(awk -F'\t' -v f="$hot" 'NR > 1 && $NF == f { print $1, $3 }' st.tsv)
 [ "$hot" = work_a ] || [ "$hot" = work_b ] || fail "the hottest function is $hot: $(cat st.tsv)"
-probe st.html profile "$hot" >st.json || fail "probe"
-clean st.json
-samples=$(json st.json 'd["row"]["samples"]')
-[ "$samples" = "$hs" ] || fail "the $hot row shows $samples samples, pct report $hs"
-share=$(printf '%.2f%%' "$hp")
-json st.json 'd["row"]["text"]' | grep -qF "$share" || fail "the $hot row does not show $share: $(json st.json 'd["row"]')"
 # the share against the truth: within PCT_Z standard errors (1e-4)
 n=$(awk -F'\t' 'NR > 1 { s += $1 } END { print s }' st.tsv)
 awk -F'\t' -v f="$hot" -v k="$hs" -v n="$n" -v z="$PCT_Z" -v b="$TRUTH_BIAS" '{ t[$1] = $2; all += $2 } END {
 	p = t[f] / all; q = k / n; se = sqrt(p * (1 - p) / n)
 	printf "%s: %.2f%% of the samples shown, %.2f%% of the CPU time measured (%.2f se = %.2f points)\n", f, 100 * q, 100 * p, z, 100 * z * se
 	exit !(q >= p - z * se - b && q <= p + z * se + b) }' truth.tsv || fail "the shown share is not the true one"
-w0=$(json st.json 'd["before"]["frame"]["width"]') wz=$(json st.json 'd["zoomed"]["frame"]["width"]')
-pw=$(json st.json 'd["zoomed"]["plotWidth"]') wr=$(json st.json 'd["reset"]["frame"]["width"]')
-echo "frame of $hot: $w0 px wide, $wz px after a click (plot $pw px), $wr px after Reset zoom"
-awk -v a="$wz" -v p="$pw" 'BEGIN { exit !(a >= 0.97 * p) }' || fail "a click did not zoom $hot to the width"
-awk -v a="$w0" -v b="$wr" -v p="$pw" 'BEGIN { exit !(a < 0.9 * p && (a - b) ^ 2 < 1) }' || fail "Reset zoom did not return"
-[ "$(json st.json 'd["resetVisible"]')" = True ] || fail "no visible Reset zoom"
-[ "$(json st.json 'd["search"]["matched"]')" = "['$hot']" ] || fail "search highlights $(json st.json 'd["search"]')"
-json st.json 'd["search"]["text"]' | grep -qF "$hs samples, $share" || fail "matched share: $(json st.json 'd["search"]["text"]')"
-[ "$(json st.json 'd["overflow"]["overflowing"]')" = 0 ] || fail "labels overflow: $(json st.json 'd["overflow"]')"
 # the hot line: pct report --by=line's first row of the function
 line=$("$PCTBIN" report --by=line --format=tsv st.pct | awk -F'\t' -v f="$hot" 'NR > 1 && $0 ~ "\t" f "\t" { print $(NF-2); exit }')
 [ -n "$line" ] || fail "no line of $hot in pct report --by=line"
-[ "$(json st.json 'd["source"]["firstIsHot"]')" = True ] || fail "the source view does not show the hot line first: $(json st.json 'd["source"]')"
-[ "$(json st.json "'$line' in d['source']['hot']")" = True ] || fail "the hot line shown is not line $line: $(json st.json 'd["source"]["hot"]')"
-echo "source view: the first line shown is the hot line $line"
 
 # 2. diffs
 for b in full half; do
@@ -79,19 +54,53 @@ done
 "$PCTBIN" html --alpha=0.0001 -o ab.html full.pct half.pct || fail "pct html full half"
 "$PCTBIN" html --alpha=0.0001 -o aa.html full.pct full2.pct || fail "pct html full full2"
 "$PCTBIN" flame --alpha=0.0001 -o ab.svg full.pct half.pct || fail "pct flame full half"
-probe ab.html diff >ab.json || fail "probe ab"
-probe aa.html diff >aa.json || fail "probe aa"
-clean ab.json
-clean aa.json
-python3 - ab.json aa.json ab.svg <<'PY' || fail "diff verdicts (above)"
+
+# 3. 100,000 stack samples
+cc -O2 -g -fno-omit-frame-pointer -pthread -o deepstacks "$ROOT/bench/deepstacks.c" || fail "cc deepstacks"
+# (at 20 kHz: about 17,700 stack samples per CPU second, the handler's
+# copies included, so 3.5 s of work in each of 2 threads gives about
+# 120,000 for 7 s of CPU, where 10 kHz took 14)
+PCT_STACK_AREA=1024 "$PCTBIN" record -g -F 20000 -o deep.pct ./deepstacks 3.5 2 >/dev/null 2>rec.err || fail "record deepstacks: $(cat rec.err)"
+nstacks=$(sed -n 's/^pct: \([0-9]*\) samples have call stacks$/\1/p' rec.err)
+"$PCTBIN" html -o deep.html deep.pct || fail "pct html deep"
+rm -f deep.pct
+size=$(stat -c %s deep.html)
+
+# the four pages in one browser
+timeout 300 node "$ROOT/tests/e2e/html-probe.cjs" "$npmdir" st.json st.html profile "$hot" \
+	ab.json ab.html diff - aa.json aa.html diff - deep.json deep.html ready 3 || fail "probe"
+python3 - st.json ab.json aa.json deep.json ab.svg "$hot" "$hs" "$hp" "$line" "$nstacks" "$size" <<'PY' || fail "the pages (above)"
 import json, sys, xml.etree.ElementTree as ET
-ab, aa = (json.load(open(f)) for f in sys.argv[1:3])
-svg = [g.attrib for g in ET.parse(sys.argv[3]).iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "f"]
+st, ab, aa, deep = (json.load(open(f)) for f in sys.argv[1:5])
+svgfile, hot, hs, hp, line, nstacks, size = sys.argv[5:12]
 ok = True
 def check(cond, what):
     global ok
     print(("ok: " if cond else "FAIL: ") + what)
     ok = ok and cond
+# no console error and no request, on any page
+for name, d in (("st", st), ("ab", ab), ("aa", aa), ("deep", deep)):
+    check(d["errors"] == [], f"{name}.html: console errors: {d['errors']}")
+    check(d["requests"] == [], f"{name}.html: requests: {d['requests']}")
+# 1. the hot function's row, frame, search and source view
+share = "%.2f%%" % float(hp)
+row = st["row"] or {}
+check(str(row.get("samples")) == hs, f"the {hot} row shows {row.get('samples')} samples, pct report {hs}")
+check(share in row.get("text", ""), f"the {hot} row shows {share}: {row}")
+w0, wz, wr = (st[k]["frame"]["width"] if st[k]["frame"] else 0 for k in ("before", "zoomed", "reset"))
+pw = st["zoomed"]["plotWidth"]
+print(f"frame of {hot}: {w0} px wide, {wz} px after a click (plot {pw} px), {wr} px after Reset zoom")
+check(wz >= 0.97 * pw, f"a click zooms {hot} to the width")
+check(w0 < 0.9 * pw and (w0 - wr) ** 2 < 1, "Reset zoom returns")
+check(st["resetVisible"] is True, "a visible Reset zoom")
+check(st["search"]["matched"] == [hot], f"search highlights {st['search']}")
+check(f"{hs} samples, {share}" in st["search"]["text"], f"matched share: {st['search']['text']}")
+check(st["overflow"]["overflowing"] == 0, f"labels fit: {st['overflow']}")
+src = st["source"] or {}
+check(src.get("firstIsHot") is True, f"the source view shows the hot line first: {src}")
+check(line in (src.get("hot") or []), f"the hot line shown is line {line}: {src.get('hot')}")
+# 2. the diffs' verdicts
+svg = [g.attrib for g in ET.parse(svgfile).iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "f"]
 flagged = sorted({r["f"] for r in ab["rows"] if r["v"] in ("slower", "faster")})
 check(flagged == ["work_a"], f"A/B rows slower or faster: {flagged}")
 check(any(r["f"] == "work_a" and r["v"] == "faster" for r in ab["rows"]), "A/B: work_a's row is faster")
@@ -109,24 +118,12 @@ check(aaf == [], f"A/A rows slower or faster: {aaf}")
 aafr = [f["f"] for f in aa["frames"] if f["v"] in ("slower", "faster") or f["coloured"]]
 check(aafr == [], f"A/A frames flagged or coloured: {aafr}")
 print(f"A/A: {len(aa['frames'])} frames, verdicts {sorted({f['v'] for f in aa['frames']})}")
+# 3. the page of 100,000 stacks
+ms = round(deep["readyMs"])
+print(f"{nstacks} stack samples: a page of {size} bytes, interactive in {ms} ms (the least of 3 loads)")
+check(int(nstacks or 0) >= 100000, f"at least 100,000 stack samples ({nstacks})")
+check(int(size) <= 10000000, f"the page is at most 10 MB ({size} bytes)")
+check(ms < 2000, f"interactive in under 2 s ({ms} ms)")
 sys.exit(0 if ok else 1)
 PY
-
-# 3. 100,000 stack samples
-cc -O2 -g -fno-omit-frame-pointer -pthread -o deepstacks "$ROOT/bench/deepstacks.c" || fail "cc deepstacks"
-# (at 20 kHz: about 17,700 stack samples per CPU second, the handler's
-# copies included, so 3.5 s of work in each of 2 threads gives about
-# 120,000 for 7 s of CPU, where 10 kHz took 14)
-PCT_STACK_AREA=1024 "$PCTBIN" record -g -F 20000 -o deep.pct ./deepstacks 3.5 2 >/dev/null 2>rec.err || fail "record deepstacks: $(cat rec.err)"
-nstacks=$(sed -n 's/^pct: \([0-9]*\) samples have call stacks$/\1/p' rec.err)
-"$PCTBIN" html -o deep.html deep.pct || fail "pct html deep"
-rm -f deep.pct
-size=$(stat -c %s deep.html)
-probe deep.html ready 3 >deep.json || fail "probe deep"
-clean deep.json
-ms=$(json deep.json 'round(d["readyMs"])')
-echo "$nstacks stack samples: a page of $size bytes, interactive in $ms ms (the least of 3 loads)"
-[ "${nstacks:-0}" -ge 100000 ] || fail "only $nstacks stack samples"
-[ "$size" -le 10000000 ] || fail "the page is $size bytes, above 10 MB"
-[ "$ms" -lt 2000 ] || fail "interactive in $ms ms, not under 2 s"
 pass "html"

@@ -7,6 +7,7 @@
 # pprof mappings say has_inline_frames.  Before: the folded line read
 # "...;stage_b;work::delta 75", --callers=mix said "no stack holds a
 # function named 'mix'", and go tool pprof -raw showed no [IN].
+# pct-test: plain (gcov: its sanitized run executes no line of src/ that the rest of the sanitized subset leaves out, in two runs of each; make check-full runs it sanitized)
 . "$(dirname "$0")/lib.sh"
 for t in g++ nm go; do command -v $t >/dev/null || fail "$t is missing (scripts/deps.sh)"; done
 src=$ROOT/tests/progs/cxxthreads.cc hdr=$ROOT/tests/progs/cxxthreads.h

@@ -3,6 +3,7 @@
 # static program could not forward: pthread_create returned EAGAIN in every
 # such program, and dlopen failed with "RTLD_NEXT used in code not
 # dynamically loaded"), and it is still profiled (found by review).
+# pct-test: plain (gcov: its sanitized run executes no line of src/ that the rest of the sanitized subset leaves out, in two runs of each; make check-full runs it sanitized)
 . "$(dirname "$0")/lib.sh"
 cat >st.c <<'C'
 #include <dlfcn.h>

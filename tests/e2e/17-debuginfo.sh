@@ -1,6 +1,7 @@
 # Separate debug info found by build-id: with Debian's libc6-dbg
 # installed (/usr/lib/debug/.build-id/...), samples in libc resolve to
 # glibc source lines.  The test installs the package when it can.
+# pct-test: plain (gcov: its sanitized run executes no line of src/ that the rest of the sanitized subset leaves out, in two runs of each; make check-full runs it sanitized)
 . "$(dirname "$0")/lib.sh"
 if ! dpkg-query -W -f='${Status}' libc6-dbg 2>/dev/null | grep -q 'install ok installed'; then
 	if [ "$(id -u)" -eq 0 ]; then

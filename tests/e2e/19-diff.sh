@@ -31,10 +31,14 @@ check_row work_c 0.99 1.01 0 "5000 vs 5000"
 # that the "nothing else" half of the test fails by chance at most 1e-4
 # of the time (Holm's adjustment holds every row of a diff to it; at the
 # default 0.05 it would fail in about 1 run of 20); work_a's change is
-# still found far beyond it (about 1000 samples against 500 or 750: z of
-# 13 and 6).
+# still found far beyond it: at -F 1000 (perf_event_open's CPU clock),
+# 1,400 iterations give about 2,400 samples of work_a against 1,200 or
+# 1,800, z of 20 and 9 where Holm's bound over three rows is z = 4.15,
+# so that missing the 25% cut has a probability below 1e-6 (at 2,800
+# iterations and 250 Hz, 1,000 against 750 gave z = 6, a miss in 1 run
+# of 30 by the same arithmetic).
 for b in full half fast; do
-	"$P" record -o $b.pct "$PROGS/work-$b" 2800 >/dev/null 2>&1 || fail "record work-$b"
+	"$P" record -F 1000 -o $b.pct "$PROGS/work-$b" 1400 >/dev/null 2>&1 || fail "record work-$b"
 done
 for b in half fast; do
 	$P diff --alpha=0.0001 --format=tsv full.pct $b.pct >$b.tsv || fail "diff full $b"

@@ -5,6 +5,7 @@
 # ns), 0 to 100 ms: before the first sample (a random phase in the first
 # 4 ms), during the file's creation, or well after; in CPU time, so that
 # a loaded machine, which stretches wall-clock time, moves none of them.
+# pct-test: plain (gcov: its sanitized run executes no line of src/ that the rest of the sanitized subset leaves out, in two runs of each; make check-full runs it sanitized)
 . "$(dirname "$0")/lib.sh"
 RANDOM=4242
 files=0

@@ -1,5 +1,6 @@
 # Reading a profile while its program runs gives a consistent snapshot,
 # and a symlink planted under the output name is never followed.
+# pct-test: plain (gcov: its sanitized run executes no line of src/ that the rest of the sanitized subset leaves out, in two runs of each; make check-full runs it sanitized)
 . "$(dirname "$0")/lib.sh"
 # live reads: report the growing file again and again
 PCT=live.pct LD_PRELOAD=$LIBPCT "$PROGS/selftime" 3 >/dev/null &

@@ -2,6 +2,7 @@
 # the samples taken before: SIGSEGV, abort(), _exit() (no atexit, no
 # destructors) and exec (the image is replaced).  SIGKILL, which the OOM
 # killer also sends, is tests 06 and 22.
+# pct-test: plain (gcov: its sanitized run executes no line of src/ that the rest of the sanitized subset leaves out, in two runs of each; make check-full runs it sanitized)
 . "$(dirname "$0")/lib.sh"
 ulimit -c 0
 for how in segv abort _exit exec; do

@@ -2,6 +2,7 @@
 # execs each write their own profile while they run; record folds them
 # into fe.pct (pct(5), "Tree files"), attributable by pid and command;
 # report sums them or splits them by process.
+# pct-test: plain (gcov: its sanitized run executes no line of src/ that the rest of the sanitized subset leaves out, in two runs of each; make check-full runs it sanitized)
 . "$(dirname "$0")/lib.sh"
 export XDG_CACHE_HOME=$SCRATCH/cache
 # (run again, up to 4 times, while a process took fewer than the 20

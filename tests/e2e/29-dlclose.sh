@@ -1,6 +1,7 @@
 # A library dlopen'ed, run and dlclose'd before exit is still named in the
 # report; and a second library that the loader maps at the same addresses
 # is not charged to the first.
+# pct-test: plain (gcov: its sanitized run executes no line of src/ that the rest of the sanitized subset leaves out, in two runs of each; make check-full runs it sanitized)
 . "$(dirname "$0")/lib.sh"
 "$PCTBIN" record -o dl.pct "$PROGS/dlplug" "$PROGS" >addr.tsv 2>err || fail "dlplug: $(cat err)"
 "$PCTBIN" report --format=tsv dl.pct >r.tsv || fail "report"

@@ -3,6 +3,7 @@
 # each frame with the total and self samples of pct's stacks, which are
 # pct report's (inlined frames are frames there, and in the flat report
 # their code is the function's they are inlined into).
+# pct-test: plain (gcov: its sanitized run executes no line of src/ that the rest of the sanitized subset leaves out, in two runs of each; make check-full runs it sanitized)
 . "$(dirname "$0")/lib.sh"
 for t in npm chromium python3; do command -v $t >/dev/null || fail "$t is missing (scripts/deps.sh installs it)"; done
 SPEEDSCOPE_VERSION=1.25.0

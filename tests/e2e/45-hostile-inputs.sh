@@ -121,11 +121,15 @@ for cmd in "sym" "line" "sum --by=module"; do
 	[ $rc = 1 ] && grep -q "character device, not a regular file" err ||
 		fail "pct $cmd of a device: status $rc: $(cat err)"
 done
-for cmd in "sym" "sum --by=module"; do
-	# shellcheck disable=SC2086
-	timeout 20 "$PCTBIN" $cmd tsv.fifo >/dev/null 2>err; rc=$?
-	[ $rc = 1 ] && grep -q "a FIFO with no writer (waited 5 s)" err ||
-		fail "pct $cmd of a FIFO with no writer: status $rc: $(cat err)"
+# (the two wait at once, each on a FIFO of its own)
+mkfifo tsv2.fifo
+timeout 20 "$PCTBIN" sym tsv.fifo >/dev/null 2>err1 & w1=$!
+timeout 20 "$PCTBIN" sum --by=module tsv2.fifo >/dev/null 2>err2 & w2=$!
+for w in "1 $w1 sym" "2 $w2 sum --by=module"; do
+	read -r i pid cmd <<<"$w"
+	wait "$pid"; rc=$?
+	[ $rc = 1 ] && grep -q "a FIFO with no writer (waited 5 s)" err$i ||
+		fail "pct $cmd of a FIFO with no writer: status $rc: $(cat err$i)"
 done
 # a writer that comes late (after the reader opened) is waited for
 ( sleep 1; cat small.tsv > tsv.fifo ) &

@@ -4,6 +4,7 @@
 # total (no row with a cut name), and self, total, --callers, --callees, the
 # folded export and the flame graph agree on every count, with the names
 # as the report prints them.
+# pct-test: plain (gcov: its sanitized run executes no line of src/ that the rest of the sanitized subset leaves out, in two runs of each; make check-full runs it sanitized)
 . "$(dirname "$0")/lib.sh"
 command -v g++ >/dev/null || fail "g++ is missing (scripts/deps.sh installs it)"
 command -v python3 >/dev/null || fail "python3 is missing"

@@ -3,6 +3,7 @@
 # their totals, callers and callees.  Folded stacks write the ';' as \x3b,
 # TSV and text escape the tab as \x09; self, total, --callers, --callees,
 # the folded export and the flame graph agree on every count.
+# pct-test: plain (gcov: its sanitized run executes no line of src/ that the rest of the sanitized subset leaves out, in two runs of each; make check-full runs it sanitized)
 . "$(dirname "$0")/lib.sh"
 command -v gcc >/dev/null || fail "gcc is missing (scripts/deps.sh installs it)"
 command -v python3 >/dev/null || fail "python3 is missing"

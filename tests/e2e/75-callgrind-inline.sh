@@ -5,6 +5,7 @@
 # lines 30-33, which it does not have); and a calls= line's source
 # position is the call instruction itself (before: return address - 1,
 # inside the call).
+# pct-test: plain (gcov: its sanitized run executes no line of src/ that the rest of the sanitized subset leaves out, in two runs of each; make check-full runs it sanitized)
 . "$(dirname "$0")/lib.sh"
 for t in cc callgrind_annotate objdump nm; do command -v $t >/dev/null || fail "$t is missing (scripts/deps.sh)"; done
 hdr=$ROOT/tests/progs/inlhot.h

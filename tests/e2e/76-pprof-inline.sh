@@ -4,6 +4,7 @@
 # inlhot.h, then work() at the line of inlhot.c where mix() was inlined
 # (before: one Line, work() at a line number of inlhot.h).  Read back by
 # `go tool pprof -raw` and checked against `protoc --decode`.
+# pct-test: plain (gcov: its sanitized run executes no line of src/ that the rest of the sanitized subset leaves out, in two runs of each; make check-full runs it sanitized)
 . "$(dirname "$0")/lib.sh"
 for t in cc go protoc nm; do command -v $t >/dev/null || fail "$t is missing (scripts/deps.sh)"; done
 PROTO_DIR=/usr/share/gocode/src/github.com/google/pprof/proto

@@ -1,6 +1,7 @@
 # PLT stubs are named "func@plt", as objdump and perf name them, not
 # "MODULE+0x26020": lazy (.plt), IBT (.plt.sec) and -z now (.plt.got)
 # binaries, and libc's own PLT (IRELATIVE slots named by their IFUNC).
+# pct-test: plain (gcov: its sanitized run executes no line of src/ that the rest of the sanitized subset leaves out, in two runs of each; make check-full runs it sanitized)
 . "$(dirname "$0")/lib.sh"
 command -v objdump >/dev/null || skip "no objdump"
 cat >plt.c <<'C'
