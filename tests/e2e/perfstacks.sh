@@ -36,9 +36,10 @@
 #                             their outermost frame of each stack, at least
 #                             40 samples on each side; those with two callers
 #                             of 10% or more first), their callers' counts
-#                             agree by a chi-square test at 0.001, of counts
+#                             agree by a chi-square test at 1e-4, of counts
 #                             scaled to 300 a side at most (two runs differ
-#                             by more than sampling noise)
+#                             by more than sampling noise); $CALLERS_FOLD, a
+#                             regex: functions passed through to their caller
 US=$(printf '\037')
 
 perf_record() {
@@ -113,18 +114,21 @@ compare_rooted() {
 }
 
 compare_callers() {
-	awk -F'\t' -v us="$US" -v K="$3" -v CAP=300 '
+	awk -F'\t' -v us="$US" -v K="$3" -v CAP=300 -v fold="${CALLERS_FOLD:-}" '
 		function fn(x,  f) { split(x, f, us); return f[2] }
 		FNR == 1 { side++ }
 		# each function at its outermost frame of the stack (as pct report
-		# --callers takes it), with the frame that called it
+		# --callers takes it), with the frame that called it (past frames
+		# matching CALLERS_FOLD, which are not compared themselves)
 		{ delete seen
 		  for (i = NF; i >= 2; i--) { f = fn($i); if (f in seen) continue; seen[f] = 1
-			who = i < NF ? fn($(i + 1)) : "[root]"
+			if (fold != "" && f ~ fold) continue
+			for (j = i + 1; j <= NF && fold != "" && fn($j) ~ fold; j++) ;
+			who = j <= NF ? fn($j) : "[root]"
 			tot[side, f] += $1; cnt[side, f, who] += $1; callers[f, who] = 1; funcs[f] = 1 } }
 		END {
-			# chi-square critical values at 0.001, df 1..10; Wilson-Hilferty beyond
-			split("10.83 13.82 16.27 18.47 20.52 22.46 24.32 26.12 27.88 29.59", crit, " ")
+			# chi-square critical values at 1e-4, df 1..10; Wilson-Hilferty beyond
+			split("15.14 18.42 21.11 23.51 25.74 27.86 29.88 31.83 33.72 35.56", crit, " ")
 			# the functions of 40 samples on each side, those with two callers
 			# of 10% or more first, then by their total
 			for (f in funcs) if (tot[1, f] >= 40 && tot[2, f] >= 40) {
@@ -150,7 +154,7 @@ compare_callers() {
 				if (o1 + o2 > 0) { e1 = (o1 + o2) * m1 / (m1 + m2); e2 = (o1 + o2) * m2 / (m1 + m2)
 					chi += (o1 - e1) ^ 2 / e1 + (o2 - e2) ^ 2 / e2; df++
 					list = list sprintf("\n    %-40s pct %5.1f%%  perf %5.1f%%", "(others)", 100 * o1 / m1, 100 * o2 / m2) }
-				c = df < 1 ? 0 : df <= 10 ? crit[df] : df * (1 - 2 / (9 * df) + 3.09 * sqrt(2 / (9 * df))) ^ 3
+				c = df < 1 ? 0 : df <= 10 ? crit[df] : df * (1 - 2 / (9 * df) + 3.719 * sqrt(2 / (9 * df))) ^ 3
 				ok = df < 1 || chi <= c
 				printf "callers of %s (pct %d, perf %d samples): chi2 %.2f (counts scaled to %d), df %d, critical %.2f  %s%s\n",
 					substr(best, 1, 50), n1, n2, chi, CAP, df, c, ok ? "ok" : "MISMATCH", list
