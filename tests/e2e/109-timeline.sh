@@ -27,9 +27,22 @@
 #    with PCT_TIME_AREA=0 (no sample times) exits 1, named, saying why.
 . "$(dirname "$0")/lib.sh"
 
-t0=$(now_ns)
-"$PCTBIN" record -o h.pct "$PROGS/handoff" 1 >truth.tsv 2>rec.err || fail "record: $(cat rec.err)"
-overload_bias h.pct "$(since "$t0")"   # CPU-time timers
+# 1 s of CPU a phase: 250 samples each at 250 Hz; the checks below want
+# 100 of each phase's function, and a loaded machine loses expirations
+# (phase_b_work had 80 beside two busy loops): the phases are made longer,
+# up to 4 s, until both have them
+secs=1
+while :; do
+	t0=$(now_ns)
+	"$PCTBIN" record -o h.pct "$PROGS/handoff" $secs >truth.tsv 2>rec.err || fail "record: $(cat rec.err)"
+	wall=$(since "$t0")
+	"$PCTBIN" report --format=tsv h.pct | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+		{ n[$k["function"]] += $k["samples"] } END { exit !(n["phase_a_work"] >= 100 && n["phase_b_work"] >= 100) }' && break
+	[ $secs = 4 ] && break
+	secs=$((secs * 2))
+	echo "fewer than 100 samples in a phase: phases of $secs s"
+done
+overload_bias h.pct "$wall"   # CPU-time timers
 handoff=$(awk -F'\t' '$1 == "handoff" { printf "%.6f", $2 / 1e9 }' truth.tsv)
 [ -n "$handoff" ] || fail "handoff printed no handoff time: $(cat truth.tsv)"
 echo "handoff at $handoff s (the program's clock)"
@@ -204,7 +217,8 @@ grep -q '^# ~ coarse: [0-9]* samples' small.txt || fail "no note of the coarse s
 [ "$(wc -L <small.txt)" -le 70 ] || fail "full tick log: a line is over 70 columns"
 
 # --- names with terminal escapes (tests/progs/escnames) print escaped
-"$PCTBIN" record -o e.pct "$PROGS/escnames" 0.3 $'arg\e[2J\a\x9b' >/dev/null 2>&1 || fail "record escnames"
+"$PCTBIN" record -o e.pct "$PROGS/escnames" 0.3 $'arg\e[2J\a\x9b' >/dev/null 2>e-rec.err || fail "record escnames"
+[ -f e.pct ] || fail "record escnames left no e.pct: $(cat -v e-rec.err)"
 for args in "" "--format=tsv" "--by=function" "--by=function --format=tsv"; do
 	# shellcheck disable=SC2086
 	"$PCTBIN" timeline $args e.pct >esc.out 2>esc.err || fail "timeline $args of escnames: $(cat -v esc.err)"

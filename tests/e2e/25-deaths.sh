@@ -13,7 +13,7 @@ for how in segv abort _exit exec; do
 	# burn, the run made longer (up to 3.2 s) until they are there
 	while :; do
 	rm -f $how.pct
-	PCT=$how.pct LD_PRELOAD=$LIBPCT "$PROGS/die" $ms $how >/dev/null 2>&1
+	PCT=$how.pct LD_PRELOAD=$LIBPCT "$PROGS/die" $ms $how >/dev/null 2>$how.err
 	rc=$?
 	case $how in
 	segv) [ $rc -eq 139 ] || fail "segv: status $rc" ;;
@@ -21,7 +21,7 @@ for how in segv abort _exit exec; do
 	_exit) [ $rc -eq 7 ] || fail "_exit: status $rc" ;;
 	exec) [ $rc -eq 0 ] || fail "exec: status $rc" ;;
 	esac
-	"$PCTBIN" report --format=tsv $how.pct >$how.tsv 2>err || fail "$how: unreadable: $(cat err)"
+	"$PCTBIN" report --format=tsv $how.pct >$how.tsv 2>err || fail "$how: unreadable: $(cat err); the runtime said: $(cat -v $how.err)"
 	n=$(awk -F'\t' '$9 == "burn" { print $1 }' $how.tsv)
 	[ "${n:-0}" -ge 25 ] && break
 	[ $ms -lt 3200 ] || fail "$how: only ${n:-0} samples in burn after $ms ms: $(cat $how.tsv)"

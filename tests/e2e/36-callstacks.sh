@@ -8,9 +8,11 @@ prog=$PROGS/callchain
 if objdump -d --no-show-raw-insn "$prog" | awk '/<inner>:/,/^$/' | grep -q 'mov *%rsp,%rbp'; then
 	fail "callchain was built with frame pointers"
 fi
-t0=$(now_ns)
-"$PCTBIN" record -g -o cc.pct "$prog" 0.3 >truth.tsv 2>err || fail "record -g: $(cat err)"
-overload_bias cc.pct "$(since "$t0")"   # CPU-time timers
+# 0.3 s units, 2.1 s of CPU: 525 samples at 250 Hz; at least 450 (a
+# loaded machine loses timer expirations: run longer, up to 1.2 s units)
+run() { "$PCTBIN" record -g -o cc.pct "$prog" "$1" >truth.tsv 2>err || fail "record -g: $(cat err)"; }
+until_samples 450 cc.pct 0.3 1.2 run
+overload_bias cc.pct "$RAN_WALL"   # CPU-time timers
 truth() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' truth.tsv; }
 
 # every stack holding inner, the hottest function, reaches main

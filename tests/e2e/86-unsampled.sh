@@ -153,7 +153,7 @@ perl -e 'open F, "+<", $ARGV[0] or die; seek F, 96, 0; print F pack("Q<Q<", 1 <<
 # (the runtime alone, so that each program's file stays apart: record
 # would fold them into one tree file, pct-record(1))
 PCT=fe.pct LD_PRELOAD="$LIBPCT" "$PROGS/forkexec" >/dev/null 2>fe.err || fail "forkexec under the runtime: $(cat fe.err)"
-execd=$(ls fe.*.*.pct) || fail "no exec'd program's profile: $(ls)"
+execd=$(ls fe.*.*.pct) || fail "no exec'd program's profile: $(ls fe*); the runtime said: $(cat -v fe.err)"
 start=$(od -An -t u8 -j 96 -N 8 "$execd")
 "$PCTBIN" report fe.pct fe.*.pct >fe.txt || fail "report forkexec"
 fe_before=$(secs_of fe.txt "before sampling started")

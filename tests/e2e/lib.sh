@@ -94,8 +94,9 @@ check_truth() {
 # threads, the tick's samples are no longer a uniform sample of its CPU
 # time: selftime's work_c (17.0% of the CPU time) got 11.1-16.0% of 743-749
 # samples in runs at load 6-9 on 2 CPUs, work_a 2-5.5 points too many,
-# where perf events (-F 1000) in the same minutes gave 16.3-17.1% (libpct(3)
-# has no word of it yet: see the report of issue 33).  So when the run had
+# where perf events (-F 1000) in the same minutes gave 16.3-17.1%
+# (libpct(3), and tests/progs/selftime.c, whose turns are now long enough
+# to keep the bias near 2 points).  So when the run had
 # less than 90% of a CPU (its CPU time over WALL_S), the allowance is 7
 # points (and 6% of the CPU time in all on a count), else 1.
 overload_bias() {

@@ -6,6 +6,16 @@
  * each turn is drawn at random (fixed seed): a strictly periodic loop can
  * lock in phase with the kernel's tick, and then every sample lands on the
  * same code (see "Aliasing" in libpct(3)).
+ * A turn's length grows with the run (1 ms a unit at up to 0.25 s, up to
+ * 8 ms a unit from 2 s): on an oversubscribed machine each clock read is a
+ * point where the scheduler may switch threads (the read updates the
+ * thread's runtime, and a spent slice is then given up at once), so a
+ * thread's time slices start at function boundaries and the kernel's tick,
+ * which drives the CPU-time timers, falls more often late in the long calls
+ * than in the short ones.  Measured at a load of 5 on 2 CPUs, 3 s runs at
+ * 250 Hz: work_c got 8.2-13.1% of the samples for 17.0% of the CPU time
+ * with 1 ms units, 14.5-15.4% for 17.7% with 4 ms, and 16.2-16.5% for
+ * 17.7-17.9% with 8 ms.
  * At exit the program prints, on stdout, one line per function:
  *   function<TAB>cpu_ns
  * so a test can compare pct's report with what really happened.
@@ -31,12 +41,13 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Each burns about units * 1 ms; the bodies differ so that the compiler
- * cannot fold them into one. */
+/* Each burns about units * scale ms; the bodies differ so that the
+ * compiler cannot fold them into one. */
+static long unit = 300000;   /* loop iterations, about 1 ms */
 __attribute__((noipa)) static void work_a(int units)
 {
 	uint64_t x = sink;
-	for (long i = 0; i < units * 300000L; i++)
+	for (long i = 0; i < units * unit; i++)
 		x = x * 6364136223846793005u + 1442695040888963407u;
 	sink = x;
 }
@@ -44,7 +55,7 @@ __attribute__((noipa)) static void work_a(int units)
 __attribute__((noipa)) static void work_b(int units)
 {
 	uint64_t x = sink;
-	for (long i = 0; i < units * 300000L; i++)
+	for (long i = 0; i < units * unit; i++)
 		x = (x ^ (x >> 7)) * 0x9e3779b97f4a7c15u + 3;
 	sink = x;
 }
@@ -52,7 +63,7 @@ __attribute__((noipa)) static void work_b(int units)
 __attribute__((noipa)) static void work_c(int units)
 {
 	uint64_t x = sink;
-	for (long i = 0; i < units * 300000L; i++)
+	for (long i = 0; i < units * unit; i++)
 		x = x * 2862933555777941757u + (x >> 11);
 	sink = x;
 }
@@ -69,6 +80,8 @@ int main(int argc, char **argv)
 		return 3;
 	}
 #endif
+	double scale = seconds * 4;
+	unit = (long)(300000 * (scale < 1 ? 1 : scale > 8 ? 8 : scale));
 	uint32_t r = 2463534242u;   /* xorshift32, fixed seed */
 	start = now_ns();
 	while (now_ns() - start < (uint64_t)(seconds * 1e9)) {
