@@ -12,7 +12,15 @@
 # keeps the parent's mappings after exec, and its DWARF stacks then fail).
 #
 #   perf_record DATA CMD...   perf record --call-graph=dwarf of CMD at 1000 Hz,
-#                             64 KiB of stack a sample (perf's default 8 KiB
+#                             of user time only (task-clock:u, as pct's own
+#                             event, exclude_kernel: with the kernel's time
+#                             counted too, perf's samples in page faults and
+#                             system calls are charged to the user stacks
+#                             that made them, and numpy's callers of
+#                             object_vacall differed from pct's by 14 points,
+#                             55/45% against 70/30%; user time only, 31-34%
+#                             of CallMethodObjArgs in perf's three runs and
+#                             29-42% in pct's five), 64 KiB of stack a sample (perf's default 8 KiB
 #                             left half of numpy's stacks unrooted), under
 #                             setarch -R: perf 6.1 keeps a process's mappings
 #                             across exec, and gcc's cc1 (exec'd by the
@@ -45,7 +53,7 @@ US=$(printf '\037')
 perf_record() {
 	local data=$1
 	shift
-	setarch -R perf record -q --call-graph=dwarf,65528 -F 1000 -o "$data" -- "$@" >/dev/null 2>perf.err ||
+	setarch -R perf record -q -e task-clock:u --call-graph=dwarf,65528 -F 1000 -o "$data" -- "$@" >/dev/null 2>perf.err ||
 		{ echo "perf record $*: $(cat perf.err)" >&2; return 1; }
 }
 
