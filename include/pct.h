@@ -35,6 +35,11 @@
  * other goes to the program's own disposition (libpct(3), SIGNALS). */
 #define PCT_SAMPLE_COOKIE 0x7063742d73616d70ull   /* "pct-samp" */
 
+/* $PCT_HZ: the highest rate (Hz) of the cpu event sampled with CPU-time
+ * timers, one period a kernel tick at CONFIG_HZ=250; above it,
+ * perf_event_open task-clock (libpct(3), ENVIRONMENT). */
+#define PCT_TIMER_MAX_HZ 250
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -37,7 +37,7 @@
 #define MINSIGSTKSZ_LEGACY 2048        /* <signal.h> before glibc 2.34, where AT_MINSIGSTKSZ is missing */
 
 #define RT_DEFAULT_HZ 250             /* cpu event: one CPU-timer period per tick at CONFIG_HZ=250 */
-#define RT_TIMER_MAX_HZ 250            /* an explicit $PCT_HZ above this samples cpu with perf_event_open */
+#define RT_TIMER_MAX_HZ PCT_TIMER_MAX_HZ          /* an explicit $PCT_HZ above this samples cpu with perf_event_open */
 #define RT_WALL_DEFAULT_HZ 250         /* the wall event's default rate */
 #define RT_WALL_TIMER_MAX_HZ 100       /* wall without perf: the most CPU timers keep exactly */
 #define RT_THREADS_LOG2 12             /* 4096 thread slots in the file */

@@ -34,6 +34,7 @@
 #include "commands.h"
 #include "escape.h"
 #include "pack.h"
+#include "pct.h"
 #include "pset.h"
 #include "symtab.h"
 #include "infile.h"
@@ -242,8 +243,16 @@ static void no_profile(const char *cmd, const struct run *run)
 	else if (run->period_ns && run->own_ns != UINT64_MAX)
 		note("'%s' wrote no profile: no sample in its %s %.0f ms of CPU time (one "
 		     "per %.1f ms, from when pct started in it), or a static program not linked "
-		     "with libpct, or a setuid one", cmd, run->own_ns ? "about" : "less than",
-			(run->own_ns ? run->own_ns : run->own_tick_ns) / 1e6, run->period_ns / 1e6);
+		     "with libpct, or a setuid one%s", cmd, run->own_ns ? "about" : "less than",
+			(run->own_ns ? run->own_ns : run->own_tick_ns) / 1e6, run->period_ns / 1e6,
+			/* CPU-time timers (a period of a tick or more) over at
+			 * least 3 periods: the kernel's tick missed them (libpct(3)) */
+			!run->perf && run->period_ns >= 1000000000u / PCT_TIMER_MAX_HZ && run->own_ns >= 3 * run->period_ns
+				? "; or the kernel checked no CPU-time timer: it does so only at a tick "
+				  "that finds the thread running, which an oversubscribed machine can miss "
+				  "for a whole short run (libpct(3)); -F 1000 samples with perf events, "
+				  "which do not wait for the tick"
+				: "");
 	else if (run->period_ns)
 		note("'%s' wrote no profile: no sample (one per %.1f ms of its CPU time, from "
 				"when pct started in it), or a static program not linked with libpct, or a "

@@ -42,4 +42,31 @@ for try in 1 2 3 4 5 6 7 8 9 10 11 12; do
 done
 grep -q "^pct: 'true' wrote no profile: no sample in its \(about\|less than\) [0-9]* ms of CPU time (one per 4.0 ms" t.err ||
 	fail "record true: $(cat t.err)"
+# a command that drops the runtime before it uses 0.1 s of CPU (env -u
+# LD_PRELOAD, then exec): no profile, and with CPU-time timers over three
+# periods or more the message adds that the kernel may have checked no
+# timer (its tick), which perf events (-F 1000) do not wait for; env itself
+# may take a sample (rerun)
+cat >burn.c <<'C'
+#include <time.h>
+int main(void) { volatile double x = 0; while (clock() < CLOCKS_PER_SEC / 10) for (int i = 0; i < 100000; i++) x += i; return 0; }
+C
+cc -O1 -o burn burn.c || fail "cc burn.c"
+for rate in "" 1000; do
+	per=4.0; [ -n "$rate" ] && per=1.0
+	for try in 1 2 3 4 5 6 7 8 9 10 11 12; do
+		rm -f s.pct
+		"$PCTBIN" record ${rate:+-F $rate} -o s.pct -- env -u LD_PRELOAD ./burn 2>s.err || fail "record -F ${rate:-250} burn: $(cat s.err)"
+		[ -e s.pct ] || break
+	done
+	[ ! -e s.pct ] || fail "-F ${rate:-250}: env took a sample in each of 12 runs"
+	grep -q "^pct: 'env' wrote no profile: no sample in its about [0-9]* ms of CPU time (one per $per ms" s.err ||
+		fail "record -F ${rate:-250} burn: $(cat s.err)"
+	if [ -z "$rate" ]; then
+		grep -q "; or the kernel checked no CPU-time timer: it does so only at a tick that finds the thread running" s.err ||
+			fail "record burn, CPU-time timers: the tick not named: $(cat s.err)"
+	else
+		grep -q "checked no CPU-time timer" s.err && fail "record -F 1000 burn: the tick blamed for perf events: $(cat s.err)"
+	fi
+done
 pass "statuses pass through"
