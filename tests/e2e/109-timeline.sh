@@ -217,7 +217,7 @@ grep -q '^# ~ coarse: [0-9]* samples' small.txt || fail "no note of the coarse s
 [ "$(wc -L <small.txt)" -le 70 ] || fail "full tick log: a line is over 70 columns"
 
 # --- names with terminal escapes (tests/progs/escnames) print escaped
-"$PCTBIN" record -o e.pct "$PROGS/escnames" 0.3 $'arg\e[2J\a\x9b' >/dev/null 2>e-rec.err || fail "record escnames"
+sampled e.pct "$PCTBIN" record -o e.pct "$PROGS/escnames" 0.3 $'arg\e[2J\a\x9b' >/dev/null 2>e-rec.err || fail "record escnames"
 [ -f e.pct ] || fail "record escnames left no e.pct: $(cat -v e-rec.err)"
 for args in "" "--format=tsv" "--by=function" "--by=function --format=tsv"; do
 	# shellcheck disable=SC2086

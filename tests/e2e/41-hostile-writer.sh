@@ -40,13 +40,18 @@ unharmed() {
 # The modes, under umasks that would let others write.
 for how in record record-g preload preload-g; do
 	for u in 000 002; do
+		# (a process of which no CPU-timer expiration was delivered
+		# leaves no profile, which an oversubscribed machine's tick can
+		# do to a short run (libpct(3)): the run is made again, three
+		# times at most)
+		for try in 1 2 3; do
 		rm -f "$D"/m*.pct
 		(umask $u && run_pct $how "$D/m.pct" 0.2)
 		unharmed "$how, umask $u"
 		want=644; case $how in *-g) want=600 ;; esac
 		n=0
 		for f in "$D"/m*.pct; do
-			[ -f "$f" ] || fail "$how, umask $u: no profile"
+			[ -f "$f" ] || break
 			mode=$(stat -c %a "$f")
 			[ "$mode" = $want ] || fail "$how, umask $u: $(basename "$f") has mode $mode, not $want"
 			n=$((n + 1))
@@ -54,7 +59,10 @@ for how in record record-g preload preload-g; do
 		# record folds the tree into one file (pct-record(1)): its
 		# members, the header's count at offset 20
 		case $how in record*) [ $n = 1 ] && n=$(od -An -tu4 -j20 -N4 "$D/m.pct" | tr -d ' ') ;; esac
-		[ $n -ge 2 ] || fail "$how, umask $u: $n profiles, want the parent's and a child's"
+		[ $n -ge 2 ] && break
+		[ $try = 3 ] && fail "$how, umask $u: $n profiles in each of 3 runs, want the parent's and a child's"
+		echo "$how, umask $u: $n profiles, want the parent's and a child's: again"
+		done
 	done
 done
 pass "profiles are 0644, or 0600 with call stacks, under umask 000 and 002"

@@ -140,6 +140,26 @@ until_samples() {
 	RAN_FOR=$s
 }
 
+# sampled FILE CMD [ARG...]: run CMD, which writes the profile FILE, until
+# FILE is there, three times at most; CMD's status if it fails.  The kernel
+# checks CPU-time timers only at a tick that finds the thread running, and
+# an oversubscribed machine can miss a whole short run, which then leaves
+# no profile (libpct(3): 2 of 545 runs of a plain program's 0.2 s of CPU
+# got no signal beside a loaded make check; three runs at that rate miss
+# with a probability of about 1e-7).  The caller checks FILE after.
+sampled() {
+	local file=$1 try rc
+	shift
+	for try in 1 2 3; do
+		rm -f "$file"
+		"$@"; rc=$?
+		[ $rc = 0 ] || return $rc
+		[ -e "$file" ] && return 0
+		[ $try = 3 ] || echo "sampled: no $file (run $try): again" >&2
+	done
+	return 0
+}
+
 # period_of FILE: the effective period in seconds from the report summary.
 period_of() {
 	"$PCTBIN" report "$@" | sed -n 's/.*(period \([0-9.]*\) ms).*/\1/p' | awk '{ print $1 / 1000 }'
