@@ -7,7 +7,14 @@
 . "$(dirname "$0")/lib.sh"
 # the commands below loop until killed: on a failure, kill them by pid
 pids=()
-cleanup() { for p in "${pids[@]}"; do [ -n "$p" ] && kill -KILL "$p" 2>/dev/null; done; rm -rf "$SCRATCH"; }
+# and by the pid files the commands write (a failure while waiting for a
+# profile left the command of a record killed here running, orphaned)
+cleanup() {
+	local p f
+	for f in "$SCRATCH"/*/pid; do [ -s "$f" ] && pids+=("$(cat "$f")"); done
+	for p in "${pids[@]}"; do [ -n "$p" ] && kill -KILL "$p" 2>/dev/null; done
+	rm -rf "$SCRATCH"
+}
 trap cleanup EXIT
 # wait_for FILE...: until each exists, 10 s at most
 wait_for() {
