@@ -165,6 +165,8 @@ struct run {
 	uint64_t period_ns;            /* one sampling period of a CPU-time event, or 0 */
 	uint64_t sampled_ns;           /* CPU time the listed files' samples stand for
 					  (profile_sampled_ns), summed */
+	int timers;                    /* the cpu event at PCT_TIMER_MAX_HZ or less: CPU-time
+					  timers, whose expirations wait for the kernel's tick */
 	int perf;                      /* a listed file was sampled with perf events, which see
 					  user time only (exclude_kernel) */
 	int attached;                  /* -p: processes attached to, not a command */
@@ -245,9 +247,9 @@ static void no_profile(const char *cmd, const struct run *run)
 		     "per %.1f ms, from when pct started in it), or a static program not linked "
 		     "with libpct, or a setuid one%s", cmd, run->own_ns ? "about" : "less than",
 			(run->own_ns ? run->own_ns : run->own_tick_ns) / 1e6, run->period_ns / 1e6,
-			/* CPU-time timers (a period of a tick or more) over at
+			/* CPU-time timers over at
 			 * least 3 periods: the kernel's tick missed them (libpct(3)) */
-			!run->perf && run->period_ns >= 1000000000u / PCT_TIMER_MAX_HZ && run->own_ns >= 3 * run->period_ns
+			run->timers && !run->perf && run->own_ns >= 3 * run->period_ns
 				? "; or the kernel checked no CPU-time timer: it does so only at a tick "
 				  "that finds the thread running, which an oversubscribed machine can miss "
 				  "for a whole short run (libpct(3)); -F 1000 samples with perf events, "
@@ -1115,6 +1117,8 @@ int cmd_record(int argc, char **argv)
 	run.user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u + (uint64_t)ru.ru_utime.tv_usec * 1000u;
 	if (event == NULL || strcmp(event, "cpu") == 0 || strcmp(event, "user") == 0)
 		run.period_ns = 1000000000u / (hz ? strtoul(hz, NULL, 10) : 250);
+	run.timers = (event == NULL || strcmp(event, "cpu") == 0) &&
+		     (hz ? strtoul(hz, NULL, 10) : 250) <= PCT_TIMER_MAX_HZ;
 
 	/* the signals stay caught (and not passed on: the command is gone)
 	 * until the profile is written, so that a second SIGTERM or ^C does

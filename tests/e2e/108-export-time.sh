@@ -365,7 +365,7 @@ process.exit(ok && got === exp && want.size >= 4 && [...rpids].sort().join() ===
 [ -x "$PROGS/escnames" ] || fail "$PROGS/escnames is not built (make progs)"
 prog=$'esc\e]0;x\a\x9bprog'
 cp "$PROGS/escnames" "$prog" || fail "cp"
-sampled e.pct "$PCTBIN" record -g -o e.pct "./$prog" 0.3 $'arg\e[2J\a\x9b\xff\\' >/dev/null 2>e-rec.err || fail "record escnames"
+sampled e.pct e-rec.err "$PCTBIN" record -g -o e.pct "./$prog" 0.3 $'arg\e[2J\a\x9b\xff\\' >/dev/null || fail "record escnames"
 [ -f e.pct ] || fail "record escnames left no e.pct: $(cat -v e-rec.err)"
 fn='hot\x1b[2J\x1b]0;title\x07\x9b\xfffn'
 for fmt in speedscope perf-script; do

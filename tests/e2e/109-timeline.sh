@@ -201,9 +201,16 @@ cat tree.txt
 # its second, and the sums are still the report's.  (Under load a tick
 # may stand for several samples, a CPU timer's overruns: 256 ticks once
 # held all of a run's 498 samples.)
-PCT_TIME_AREA=1 "$PCTBIN" record -o small.pct "$PROGS/handoff" 1 >/dev/null 2>rec4.err || fail "record small: $(cat rec4.err)"
-"$PCTBIN" timeline --format=tsv --bucket=0.05 small.pct >small.tsv 2>small.err || fail "timeline small"
-grep -q "known only to their coarse bucket" small.err || fail "TSV: no note of coarse samples: $(cat small.err)"
+# Fewer than 64 signals in a run of 1 s a thread happen too, the kernel's
+# tick missing most of a short run on an oversubscribed machine
+# (libpct(3)): then the run is made again, twice and four times as long.)
+for secs in 1 2 4; do
+	PCT_TIME_AREA=1 "$PCTBIN" record -o small.pct "$PROGS/handoff" $secs >/dev/null 2>rec4.err || fail "record small: $(cat rec4.err)"
+	"$PCTBIN" timeline --format=tsv --bucket=0.05 small.pct >small.tsv 2>small.err || fail "timeline small"
+	grep -q "known only to their coarse bucket" small.err && break
+	[ $secs = 4 ] && fail "TSV: no note of coarse samples in runs of 1, 2 and 4 s: $(cat small.err)"
+	echo "full tick log: no coarse samples in $secs s a thread: again"
+done
 "$PCTBIN" report --by=thread --format=tsv small.pct >small-thread.tsv || fail "report small"
 awk -F'\t' 'NR == FNR { if (FNR > 1) { n[$4] += $6; if ($2 == 1) c += $6 } next }
 	FNR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
@@ -217,7 +224,7 @@ grep -q '^# ~ coarse: [0-9]* samples' small.txt || fail "no note of the coarse s
 [ "$(wc -L <small.txt)" -le 70 ] || fail "full tick log: a line is over 70 columns"
 
 # --- names with terminal escapes (tests/progs/escnames) print escaped
-sampled e.pct "$PCTBIN" record -o e.pct "$PROGS/escnames" 0.3 $'arg\e[2J\a\x9b' >/dev/null 2>e-rec.err || fail "record escnames"
+sampled e.pct e-rec.err "$PCTBIN" record -o e.pct "$PROGS/escnames" 0.3 $'arg\e[2J\a\x9b' >/dev/null || fail "record escnames"
 [ -f e.pct ] || fail "record escnames left no e.pct: $(cat -v e-rec.err)"
 for args in "" "--format=tsv" "--by=function" "--by=function --format=tsv"; do
 	# shellcheck disable=SC2086

@@ -60,8 +60,8 @@ for how in record record-g preload preload-g; do
 		# members, the header's count at offset 20
 		case $how in record*) [ $n = 1 ] && n=$(od -An -tu4 -j20 -N4 "$D/m.pct" | tr -d ' ') ;; esac
 		[ $n -ge 2 ] && break
-		[ $try = 3 ] && fail "$how, umask $u: $n profiles in each of 3 runs, want the parent's and a child's"
-		echo "$how, umask $u: $n profiles, want the parent's and a child's: again"
+		[ $try = 3 ] && fail "$how, umask $u: $n profiles in each of 3 runs, want the parent's and a child's: $(tail -3 run.err)"
+		echo "$how, umask $u: $n profiles, want the parent's and a child's: again ($(tail -3 run.err | tr '\n' '|'))"
 		done
 	done
 done

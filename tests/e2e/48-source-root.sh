@@ -13,7 +13,8 @@ mkdir -p tree outside
   echo 'DEFINE_BURN(, work)'
   echo 'int main(void) { work(0.3); return 0; }'; } >outside/leak.c
 cc -O2 -g -o tree/leak outside/leak.c || fail "cc leak"
-sampled leak.pct "$PCTBIN" record -o leak.pct tree/leak >/dev/null 2>&1 || fail "record leak"
+sampled leak.pct leak.err "$PCTBIN" record -o leak.pct tree/leak >/dev/null || fail "record leak: $(cat leak.err)"
+[ -f leak.pct ] || fail "record leak left no leak.pct: $(cat leak.err)"
 "$PCTBIN" source leak.pct >all.txt 2>&1 || fail "source: $(cat all.txt)"
 grep -q "$secret" all.txt || fail "without --source-root the file is not printed: $(head -5 all.txt)"
 "$PCTBIN" source --source-root=tree leak.pct >root.txt 2>&1 || fail "source --source-root: $(cat root.txt)"
@@ -47,7 +48,8 @@ grep -q "source-root 'no-such-dir'" err.txt || fail "unclear error: $(cat err.tx
   echo 'DEFINE_BURN(, work)'
   echo 'int main(void) { work(0.3); return 0; }'; } >passwd.c
 cc -O2 -g -o tree/pw passwd.c || fail "cc passwd"
-sampled pw.pct "$PCTBIN" record -o pw.pct tree/pw >/dev/null 2>&1 || fail "record pw"
+sampled pw.pct pw.err "$PCTBIN" record -o pw.pct tree/pw >/dev/null || fail "record pw: $(cat pw.err)"
+[ -f pw.pct ] || fail "record pw left no pw.pct: $(cat pw.err)"
 first=$(head -1 /etc/passwd)
 "$PCTBIN" source pw.pct 2>&1 | grep -qF "$first" || fail "without --source-root /etc/passwd is not printed"
 "$PCTBIN" source --source-root="$PWD" pw.pct >pw.txt 2>&1 || fail "source pw: $(cat pw.txt)"

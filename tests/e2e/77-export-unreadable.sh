@@ -12,8 +12,10 @@
 for t in protoc callgrind_annotate python3; do command -v $t >/dev/null || fail "$t is missing (scripts/deps.sh)"; done
 PROTO_DIR=/usr/share/gocode/src/github.com/google/pprof/proto
 mkdir dl && cp "$PROGS/dlplug" "$PROGS/libplug-a.so" "$PROGS/libplug-b.so" dl/ || fail "copy dlplug"
-sampled flat.pct "$PCTBIN" record -o flat.pct dl/dlplug "$SCRATCH/dl" >/dev/null 2>err || fail "record dlplug: $(cat err)"
-sampled stacks.pct "$PCTBIN" record -g -o stacks.pct dl/dlplug "$SCRATCH/dl" >/dev/null 2>err || fail "record -g dlplug: $(cat err)"
+sampled flat.pct err "$PCTBIN" record -o flat.pct dl/dlplug "$SCRATCH/dl" >/dev/null || fail "record dlplug: $(cat err)"
+[ -f flat.pct ] || fail "record dlplug left no flat.pct: $(cat err)"
+sampled stacks.pct err "$PCTBIN" record -g -o stacks.pct dl/dlplug "$SCRATCH/dl" >/dev/null || fail "record -g dlplug: $(cat err)"
+[ -f stacks.pct ] || fail "record -g dlplug left no stacks.pct: $(cat err)"
 libs="$SCRATCH/dl/libplug-a.so $SCRATCH/dl/libplug-b.so"
 # "path build-id" of each library
 "$PCTBIN" dump flat.pct | awk -F'\t' '$1 ~ /\/libplug-[ab]\.so$/ && !seen[$1]++ { print $1, $2 }' >ids.txt

@@ -140,22 +140,27 @@ until_samples() {
 	RAN_FOR=$s
 }
 
-# sampled FILE CMD [ARG...]: run CMD, which writes the profile FILE, until
-# FILE is there, three times at most; CMD's status if it fails.  The kernel
-# checks CPU-time timers only at a tick that finds the thread running, and
-# an oversubscribed machine can miss a whole short run, which then leaves
-# no profile (libpct(3): 2 of 545 runs of a plain program's 0.2 s of CPU
-# got no signal beside a loaded make check; three runs at that rate miss
-# with a probability of about 1e-7).  The caller checks FILE after.
+# sampled FILE ERR CMD [ARG...]: run CMD, a `pct record` that writes the
+# profile FILE, its stderr in ERR, until FILE is there, three times at
+# most; CMD's status if it fails.  The kernel checks CPU-time timers only
+# at a tick that finds the thread running, and an oversubscribed machine
+# can miss a whole short run, which then leaves no profile (libpct(3): 2
+# of 545 runs of a plain program's 0.2 s of CPU got no signal beside a
+# loaded make check; three runs at that rate miss with a probability of
+# about 1e-7).  A run is made again only if record said so (its "checked
+# no CPU-time timer") and printed no other line but its coverage: a
+# warning fails at once.  The caller checks FILE after.
 sampled() {
-	local file=$1 try rc
-	shift
+	local file=$1 err=$2 try rc
+	shift 2
 	for try in 1 2 3; do
 		rm -f "$file"
-		"$@"; rc=$?
+		"$@" 2>"$err"; rc=$?
 		[ $rc = 0 ] || return $rc
 		[ -e "$file" ] && return 0
-		[ $try = 3 ] || echo "sampled: no $file (run $try): again" >&2
+		grep -q "checked no CPU-time timer" "$err" || return 0
+		grep -v -e "wrote no profile: no sample" -e "^pct: the samples cover" "$err" | grep -q . && return 0
+		[ $try = 3 ] || echo "sampled: no $file (run $try; $(head -c 200 "$err")): again" >&2
 	done
 	return 0
 }
