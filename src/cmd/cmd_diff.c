@@ -35,7 +35,8 @@ static const char usage[] =
 	"by row.  By default it asks whether each row's time changed (for runs of\n"
 	"the same work, e.g. two builds on one input); --normalize asks whether its\n"
 	"share changed (for runs of different lengths).  Each row gets an exact\n"
-	"conditional binomial p-value, adjusted for the number of rows with\n"
+	"p-value (of its time: the binomial test given its two counts; of its\n"
+	"share: Fisher's exact test), adjusted for the number of rows with\n"
 	"Holm's method (q); rows with q below A (default 0.05) are marked '*'\n"
 	"and listed first.  Rows match by function name (by module base name, by\n"
 	"file and line, ...), so two builds of a program compare.  Rows without a\n"
@@ -212,10 +213,10 @@ static void print_text(const struct diff_row *r, size_t n, size_t shown, char **
 		       "q: Holm-adjusted over %zu rows; * q < %g: %zu row%s\n", s->base_runs, s->new_runs,
 		       diff_runs_df(s), n - unresolved, s->alpha, flagged, flagged == 1 ? "" : "s");
 	else
-		printf("# p: exact conditional binomial test; q: Holm-adjusted over %zu rows; * q < %g: %zu row%s\n"
+		printf("# p: %s; q: Holm-adjusted over %zu rows; * q < %g: %zu row%s\n"
 		       "# only within-run (Poisson) noise is accounted for: give %d or more runs a side (-b) for a "
 		       "verdict on the program\n",
-		       n - unresolved, s->alpha, flagged, flagged == 1 ? "" : "s", DIFF_MIN_RUNS);
+		       diff_test_name(s), n - unresolved, s->alpha, flagged, flagged == 1 ? "" : "s", DIFF_MIN_RUNS);
 	printf("# verdict: slower/faster if q < %g and |delta| >= %g points (--min-effect), unchanged if the 95%% CI "
 	       "is within it, else unresolved; mde: 80%% power\n", s->alpha, s->min_effect);
 	if (unresolved)

@@ -55,7 +55,7 @@ static const char usage[] =
 	"\n"
 	"Two files, BASE NEW, give a differential flame graph: the boxes are NEW's\n"
 	"stacks, and each frame's own samples are compared between BASE and NEW\n"
-	"by `pct diff`'s exact binomial test, Holm-adjusted over the frames; only\n"
+	"by `pct diff`'s exact test, Holm-adjusted over the frames; only\n"
 	"frames that are significantly slower (red) or faster (blue) by at least\n"
 	"the minimum effect are coloured, the others are grey.  Three or more\n"
 	"files, or any number with --sum, are summed into one graph.\n"
@@ -437,9 +437,8 @@ int cmd_flame(int argc, char **argv)
 			(unsigned long long)t.v[0].base, (unsigned long long)gb->unrooted,
 			gb->samples ? 100.0 * (double)gb->unrooted / (double)gb->samples : 0.0);
 		y += LINE_H;
-		fprintf(out, "<text x=\"%d\" y=\"%.0f\">test: each frame's own samples, base against new: exact "
-			     "binomial, conditional on their sum, of %s</text>\n", PAD, y,
-			ds.share ? "its share of its profile (--normalize)" : "its time (samples x period)");
+		fprintf(out, "<text x=\"%d\" y=\"%.0f\">test: each frame's own samples, base against new: "
+			     "%s</text>\n", PAD, y, diff_test_name(&ds));
 		y += LINE_H;
 		fprintf(out, "<text x=\"%d\" y=\"%.0f\">adjustment: Holm over %zu frames with own samples (%zu "
 			     "without a name not tested); alpha %g; min effect %g points %s</text>\n",

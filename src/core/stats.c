@@ -217,6 +217,72 @@ double stats_binom_test(uint64_t k, uint64_t n, double p)
 	return pv > 1 ? 1 : pv < 0 ? 0 : pv;
 }
 
+/* log P(X = x) for X hypergeometric: x of the m draws from the n1 of
+ * n1 + n2 (x of a row's m samples in the first profile, of n1). */
+static double log_hyper(double x, double m, double n1, double n2)
+{
+	return lgamma(n1 + 1) - lgamma(x + 1) - lgamma(n1 - x + 1) +
+	       lgamma(n2 + 1) - lgamma(m - x + 1) - lgamma(n2 - m + x + 1) -
+	       (lgamma(n1 + n2 + 1) - lgamma(m + 1) - lgamma(n1 + n2 - m + 1));
+}
+
+/* The sum of P(X = j) from j = x outward (dir -1: down to lo, +1: up to
+ * hi), x in the tail beyond the mode so the terms fall: each term from
+ * the last by the pmf's ratio, until one adds less than 1e-17 of the sum
+ * (O(sd) terms near the mode, few far out). */
+static double hyper_tail(double x, int dir, double lo, double hi, double m, double n1, double n2)
+{
+	double t = exp(log_hyper(x, m, n1, n2)), sum = 0;
+	while (t > 0) {
+		sum += t;
+		if (t < 1e-17 * sum || (dir < 0 ? x <= lo : x >= hi))
+			break;
+		if (dir > 0)
+			t *= (n1 - x) * (m - x) / ((x + 1) * (n2 - m + x + 1));
+		else
+			t *= x * (n2 - m + x) / ((n1 - x + 1) * (m - x + 1));
+		x += dir;
+	}
+	return sum;
+}
+
+double stats_fisher_test(uint64_t k1, uint64_t n1, uint64_t k2, uint64_t n2)
+{
+	if (k1 > n1 || k2 > n2 || n1 == 0 || n2 == 0)
+		return 1;
+	double a = (double)n1, b = (double)n2, m = (double)k1 + (double)k2, x = (double)k1;
+	double lo = m > b ? m - b : 0, hi = m < a ? m : a;
+	if (lo >= hi)
+		return 1;
+	double mode = floor((m + 1) * (a + 1) / (a + b + 2));
+	mode = mode < lo ? lo : mode > hi ? hi : mode;
+	/* outcomes as likely as x up to rounding count (R's fisher.test) */
+	double lx = log_hyper(x, m, a, b) + log1p(1e-7);
+	if (x == mode)
+		return 1;
+	/* the other tail starts at the outcome nearest the mode, on its other
+	 * side, no more likely than x: the pmf falls monotonically there */
+	int dir = x < mode ? 1 : -1;
+	double l = x < mode ? mode : lo, h = x < mode ? hi + 1 : mode;  /* [l, h) */
+	double other = NAN;
+	while (l < h) {
+		double mid = floor(l + (h - l) / 2);
+		int le = log_hyper(mid, m, a, b) <= lx;
+		if (dir > 0 ? le : !le)
+			h = mid;
+		else
+			l = mid + 1;
+	}
+	if (dir > 0)
+		other = l <= hi ? l : NAN;                 /* the first above with pmf <= */
+	else
+		other = l - 1 >= lo && log_hyper(l - 1, m, a, b) <= lx ? l - 1 : NAN; /* the last below */
+	double pv = hyper_tail(x, -dir, lo, hi, m, a, b);
+	if (!isnan(other))
+		pv += hyper_tail(other, dir, lo, hi, m, a, b);
+	return pv > 1 ? 1 : pv < 0 ? 0 : pv;
+}
+
 static const double *sort_p;
 
 static int cmp_index(const void *a, const void *b)

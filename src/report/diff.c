@@ -126,12 +126,19 @@ static double mde_of(double se0, double alpha, size_t m, double df)
 	return (stats_t_quantile2(alpha / (double)(m ? m : 1), df) + stats_t_quantile2(0.4, df)) * se0;
 }
 
+const char *diff_test_name(const struct diff_setup *s)
+{
+	return s->share ? "Fisher's exact test of its share of its profile (--normalize), conditional on its two "
+			  "counts and the profiles' totals"
+			: "exact binomial test of its time (samples x period), conditional on its two counts";
+}
+
 void diff_compute(struct diff_row *rows, size_t n, const struct diff_setup *s)
 {
 	double *p = xcalloc(n, sizeof *p), *q = xcalloc(n, sizeof *q);
 	double nb = (double)s->base_total, nn = (double)s->new_total;
 	double rb = s->base_period > 0 ? 1 / s->base_period : 1, rn = s->new_period > 0 ? 1 / s->new_period : 1;
-	double pi = s->share ? nb / (nb + nn) : rb / (rb + rn);
+	double pi = rb / (rb + rn);
 
 	int runs = diff_between_runs(s);
 	double delta0 = runs ? prior_dispersion(rows, n, s) : 0;
@@ -166,7 +173,9 @@ void diff_compute(struct diff_row *rows, size_t n, const struct diff_setup *s)
 			double lam = (double)(r->base + r->new) / (rb + rn);  /* seconds of the row */
 			se0[i] = tb > 0 ? 100 * sqrt(lam * (s->new_period + s->base_period)) / tb : 0;
 		}
-		r->p = stats_binom_test(r->base, r->base + r->new, pi);
+		/* share: Fisher's exact test (diff.h); time: the binomial given the sum */
+		r->p = s->share ? stats_fisher_test(r->base, s->base_total, r->new, s->new_total)
+				 : stats_binom_test(r->base, r->base + r->new, pi);
 	}
 	/* Holm over the named rows only: an unresolved row is not a test */
 	size_t m = 0;

@@ -704,9 +704,7 @@ static void write_summary(struct html *h)
 		struct diff_setup ds;
 		diff_setup_of(h, &ds);
 		fputs(",\"diff\":{\"test\":", out);
-		json_str(ds.share ? "exact binomial test of each row's share, conditional on the row's two counts"
-				  : "exact binomial test of each row's time (samples x period), conditional on the "
-				    "row's two counts", out);
+		json_str(diff_test_name(&ds), out);
 		fputs(",\"adjustment\":\"Holm's step-down method over the named rows of each table "
 		      "(and over the frames with samples)\"", out);
 		fprintf(out, ",\"alpha\":%g,\"min_effect\":%g,\"compare\":\"%s\",\"resolution\":%.4f}", ds.alpha,

@@ -120,7 +120,7 @@ bad=$(awk -F'\t' -v g="$grey" '(($1 == "slower" || $1 == "faster") != ($2 != g))
 awk -F'\t' -v l="$long" '$7 == l { n++ } END { exit !n }' d.tsv || fail "no frame for $long"
 grep -q '<title>changed_work (.*self: base [0-9]*, new [0-9]*; delta -[0-9.]* points \[.*\]; q .*: faster)</title>' d.svg ||
 	fail "changed_work's title does not give base, new, delta and verdict: $(grep -o '<title>changed_work[^<]*' d.svg)"
-for w in 'exact binomial, conditional on their sum, of its time' 'adjustment: Holm over [0-9]* frames' 'alpha 0.0001' \
+for w in 'exact binomial test of its time (samples x period), conditional on its two counts' 'adjustment: Holm over [0-9]* frames' 'alpha 0.0001' \
 	'min effect 0.5 points'; do
 	grep -q "$w" d.svg || fail "the heading does not say '$w'"
 done

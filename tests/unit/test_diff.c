@@ -140,6 +140,23 @@ static void unresolved(void)
 	CHECK(rows[2].unresolved);
 }
 
+/* Shares (--normalize) of a row that is much of its profile: e2e 105's
+ * two functions, 52 and 96 of 148 samples against 147 and 81 of 228.
+ * Fisher's exact test (diff.h): p 3.1e-8 each, so both are flagged at
+ * 0.001 (the binomial given the row's sum said 1.1e-4, and flagged
+ * neither). */
+static void large_share(void)
+{
+	char *a[] = { "hash_loop" }, *b[] = { "other_loop" };
+	struct diff_row rows[2] = { { .key = a, .base = 52, .new = 147 }, { .key = b, .base = 96, .new = 81 } };
+	struct diff_setup s = { .base_total = 148, .new_total = 228, .share = 1, .alpha = 0.001 };
+	diff_compute(rows, 2, &s);
+	CHECK(fabs(rows[0].p - 3.088348271191322e-08) <= 1e-6 * 3.088348271191322e-08);
+	CHECK(fabs(rows[1].p - rows[0].p) <= 1e-9 * rows[0].p);   /* a 2 x 2 table: one test */
+	CHECK(rows[0].significant && rows[1].significant);
+	CHECK(rows[0].verdict == DIFF_SLOWER && rows[1].verdict == DIFF_FASTER);
+}
+
 /* The verdicts (diff.h): significant and at least min_effect -> slower
  * or faster; an interval inside +-min_effect -> unchanged; else
  * unresolved, and always for a row without a name. */
@@ -257,6 +274,7 @@ static int runs_trial(const double *base_s, const double *new_s, double cv, int 
 int main(void)
 {
 	unresolved();
+	large_share();
 	verdicts();
 	/* 20 s of CPU over 40 functions, Zipf-like: f0 holds a fifth */
 	double base[K], faster[K], sum = 0;

@@ -105,6 +105,41 @@ static int close_rel(double a, double b, double rel)
 	return fabs(a - b) <= rel * fabs(b);
 }
 
+/* Fisher's exact test: references computed exactly with Python integers
+ * (math.comb), summing every outcome no more likely than the observed
+ * (relative tolerance 1e-7, as the function). */
+static void test_fisher(void)
+{
+	/* the e2e 105 case: the binomial given the row's sum says 1.1e-4 */
+	CHECK(close_rel(stats_fisher_test(52, 148, 147, 228), 3.088348271191322e-08, 1e-6));
+	CHECK(stats_binom_test(52, 52 + 147, 148.0 / (148 + 228)) > 1e-4);
+	CHECK(close_rel(stats_fisher_test(3, 10, 7, 10), 0.17889540799757517, 1e-9));
+	CHECK(close_rel(stats_fisher_test(7, 10, 3, 10), 0.17889540799757517, 1e-9));
+	CHECK(close_rel(stats_fisher_test(1, 5, 4, 5), 0.20634920634920634, 1e-9));
+	CHECK(close_rel(stats_fisher_test(0, 10, 10, 10), 1.082508822446903e-05, 1e-9));
+	CHECK(close_rel(stats_fisher_test(300, 1000, 250, 1000), 0.014093391894333684, 1e-6));
+	CHECK(close_rel(stats_fisher_test(250, 1000, 300, 1000), 0.014093391894333684, 1e-6));
+	CHECK(close_rel(stats_fisher_test(2, 1000, 30, 2000), 0.0004828103141532563, 1e-6));
+	CHECK(close_rel(stats_fisher_test(1000, 5000, 1300, 5000), 1.1374069090194018e-12, 1e-6));
+	CHECK(close_rel(stats_fisher_test(10, 100000, 40, 100000), 2.380846046021548e-05, 1e-6));
+	CHECK(close_rel(stats_fisher_test(99, 100, 1, 100), 2.2089815692688225e-55, 1e-6));
+	CHECK(close_rel(stats_fisher_test(5000, 10000, 4800, 10000), 0.004878795768906829, 1e-5));
+	CHECK(close_rel(stats_fisher_test(20, 50000, 5, 3000), 0.011891268887684252, 1e-6));
+	CHECK(close_rel(stats_fisher_test(7, 9, 0, 1), 0.3, 1e-9));
+	CHECK(stats_fisher_test(5, 10, 5, 10) == 1.0);
+	CHECK(stats_fisher_test(0, 0, 5, 10) == 1.0);
+	CHECK(stats_fisher_test(0, 10, 0, 10) == 1.0);
+	CHECK(stats_fisher_test(10, 10, 10, 10) == 1.0);
+	CHECK(stats_fisher_test(11, 10, 0, 10) == 1.0);     /* not a table: no evidence */
+	/* large counts stay finite, and a row of nearly all samples is fine */
+	double big = stats_fisher_test(500000000, 1000000000, 500010000, 1000000000);
+	CHECK(big > 0.5 && big <= 1.0);
+	double far = stats_fisher_test(490000000, 1000000000, 500000000, 1000000000);
+	CHECK(far >= 0 && far < 1e-20);
+	double all = stats_fisher_test(999999, 1000000, 999990, 1000000);
+	CHECK(close_rel(all, 0.011718535157109376, 1e-5));   /* exact, as above */
+}
+
 /* Reference p-values were computed exactly with Python integers
  * (math.comb), summing every outcome no more likely than the observed. */
 static void test_binomial(void)
@@ -178,6 +213,7 @@ int main(void)
 {
 	test_unsampled();
 	test_binomial();
+	test_fisher();
 	test_intervals();
 	test_stderr();
 	test_poisson_score();
