@@ -70,13 +70,34 @@
 
 /*
  * One page shared by every process of a fork tree (MAP_SHARED, which
- * fork(2) keeps shared): set when a process of the tree cannot make a
- * process or thread for want of RLIMIT_NPROC (EAGAIN), which every
+ * fork(2) keeps shared).  stop is set when a process of the tree cannot
+ * make a process or thread for want of RLIMIT_NPROC (EAGAIN), which every
  * sampler of the tree counts against (libpct(3), RESOURCES); then every
- * sampler of the tree ends at its next pass, and none starts again.
+ * sampler of the tree ends at its next pass, and none starts again.  live
+ * counts the tree's samplers that have not ended (one killed with its
+ * process is never taken off: stop_ns bounds the wait for them), zero_ns
+ * is when it last fell to 0: a call that fails with EAGAIN is made again
+ * while a sampler of the tree may still hold a slot (under load a
+ * sampler's next pass can be tens of ms away: a loaded suite's 30 forks
+ * at ulimit -u 40 got 23 when only the first failure was made again).
  */
-static _Atomic int *no_sampler;
+struct wall_tree {
+	_Atomic int stop;
+	_Atomic int live;
+	_Atomic uint64_t stop_ns, zero_ns;
+};
+static struct wall_tree *tree;
+#define WALL_WAY_NS 2000000000ull      /* after stop, samplers are waited for at most 2 s */
+#define WALL_GONE_NS 50000000ull       /* a returned thread's slot: 50 ms to leave the kernel */
 static int sampler_stop_wait(void);
+static uint64_t mono_ns(void);
+
+/* The calling sampler thread ends: taken off the tree's live count. */
+static void sampler_gone(void)
+{
+	if (tree && rt_sub(&tree->live, 1) == 1)
+		rt_store(&tree->zero_ns, mono_ns());
+}
 
 static uint64_t mono_ns(void)
 {
@@ -352,6 +373,7 @@ static void end_if_main_gone(int dirfd, int alone)
 	else
 		rt_wall_stop();
 	rt_store(&rt_g.wall_tid, 0);
+	sampler_gone();
 	rt_store(&rt_g.wall_alive, 0);
 	syscall(SYS_exit, (int)((code >> 8) & 0xff));
 }
@@ -383,6 +405,7 @@ static void *wall_main(void *arg)
 	if (dirfd < 0) {
 		rt_say("cannot read /proc/self/task in a descriptor table of pct's own", NULL, errno,
 		       "wall time shows CPU time only");
+		sampler_gone();
 		rt_store(&rt_g.wall_alive, 0);
 		return NULL;
 	}
@@ -399,7 +422,7 @@ static void *wall_main(void *arg)
 			n = 1;
 		last += n * period;
 		next = last + period;
-		if (rt_load(&rt_g.wall_stop) || (no_sampler && rt_load(no_sampler)))
+		if (rt_load(&rt_g.wall_stop) || (tree && rt_load(&tree->stop)))
 			break;
 		uint32_t s_now = rt_load(&rt_g.threads_started);
 		int list = pass == 0 || seen_n[seen_cur] < WALL_FEW || pass - listed >= WALL_LIST_EVERY ||
@@ -433,38 +456,58 @@ static void *wall_main(void *arg)
 	}
 	close(dirfd);
 	rt_store(&rt_g.wall_tid, 0);
+	sampler_gone();
 	rt_store(&rt_g.wall_alive, 0);
 	return NULL;
 }
 
 
+/* Stop every sampler of the tree, first caller only (it warns): 1 if
+ * this call set stop. */
+static int tree_stop(void)
+{
+	if (tree == NULL || rt_xchg(&tree->stop, 1))
+		return 0;
+	rt_store(&tree->stop_ns, mono_ns());
+	rt_say("the program needs the process slots (ulimit -u) that pct's wall sampler threads take", NULL, 0,
+	       "they end, and off-CPU time is no longer sampled");
+	return 1;
+}
+
 /* A call that makes a process or thread failed with EAGAIN (limits.c,
  * threads.c): if pct's wall samplers of this fork tree may be the cause,
  * they make way (this process's sampler ended, the others at their next
- * pass); 1 if the caller should try again, for at most 100 ms. */
+ * pass); 1 if the caller should try again, for at most 100 ms: at the
+ * first such failure, and later ones while a sampler of the tree may
+ * still hold a slot (live, or gone less than WALL_GONE_NS ago, within
+ * WALL_WAY_NS of the first).  0 once they are gone: the program's own
+ * EAGAIN is not delayed. */
 int rt_wall_give_way(void)
 {
-	static _Atomic int warned;
-	if (no_sampler == NULL || rt_g.led.pid != rt_getpid() || rt_xchg(no_sampler, 1))
+	if (tree == NULL || rt_g.led.pid != rt_getpid())
 		return 0;
+	if (tree_stop()) {
+		sampler_stop_wait();
+		return 1;
+	}
 	sampler_stop_wait();
-	if (!rt_xchg(&warned, 1))
-		rt_say("the program needs the process slots (ulimit -u) that pct's wall sampler threads take", NULL, 0,
-		       "they end, and off-CPU time is no longer sampled");
-	return 1;
+	uint64_t now = mono_ns();
+	if (now - rt_load(&tree->stop_ns) >= WALL_WAY_NS)
+		return 0;
+	return rt_load(&tree->live) > 0 || now - rt_load(&tree->zero_ns) < WALL_GONE_NS;
 }
 
 /* Start the sampler thread.  0, or -1 after a warning. */
 int rt_wall_start(void)
 {
-	if (no_sampler == NULL) {
-		void *p = mmap(NULL, sizeof *no_sampler, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (tree == NULL) {
+		void *p = mmap(NULL, sizeof *tree, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 		if (p != MAP_FAILED) {
-			no_sampler = p;
-			rt_mapped(p, sizeof *no_sampler);
+			tree = p;
+			rt_mapped(p, sizeof *tree);
 		}
 	}
-	if (no_sampler && rt_load(no_sampler))
+	if (tree && rt_load(&tree->stop))
 		return 0;  /* made way for the program in this fork tree */
 	pthread_t t;
 	pthread_attr_t a;
@@ -487,11 +530,20 @@ int rt_wall_start(void)
 	sigemptyset(&bus);
 	sigaddset(&bus, SIGBUS);
 	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &bus, NULL, (size_t)(_NSIG / 8));
+	if (tree)
+		rt_add(&tree->live, 1);
 	int rc = rt_thread_spawn(&t, &a, wall_main, NULL);
 	rt_restore_signals(&old);
 	pthread_attr_destroy(&a);
 	if (rc != 0) {
+		sampler_gone();
 		rt_store(&rt_g.wall_alive, 0);
+		/* the tree is at RLIMIT_NPROC: its samplers make way (one
+		 * warning for the tree), and CPU time is sampled on */
+		if (rc == EAGAIN && tree) {
+			tree_stop();
+			return 0;
+		}
 		rt_warn("cannot start the wall-clock sampler thread", NULL, rc);
 		return -1;
 	}
