@@ -105,12 +105,24 @@ timeout 60 "$PCTBIN" record -o mask.pct "$HOSTS/masker" 1.0 >mask.out 2>mask.err
 fn() { awk -F'\t' -v f="$1" 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
 	$k["function"] == f { n += $k["samples"] } END { print n + 0 }' mask.tsv; }
 o=$(fn open_work) c=$(fn closed_work)
-echo "masker: open_work $o samples, closed_work $c (1 s of CPU each)"
-# equal CPU time: the difference of two Poisson counts within PCT_Z
-# standard errors (sqrt(o + c): at most 1e-4 to fail by chance); at least
-# 100 samples together (a fifth of the nominal 500, for a loaded machine)
+# Under load one signal can stand for many periods (the kernel's timer
+# overrun, the sample's weight: up to 40 beside three busy loops, where
+# sqrt(samples) understated a stretch's error 2 to 3 times); the tick log
+# has each signal's weight, and a count's variance is the sum of the
+# squared weights.  In buckets of 0.1 ms each holds one signal at most
+# (one thread, 4 ms apart), or a sum of them, which only widens it.
+"$PCTBIN" timeline --by=function --format=tsv --bucket=0.0001 mask.pct >mask.tl 2>mask.tle || fail "timeline masker: $(cat mask.tle)"
+read -r vo vc wmax < <(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+	{ w = $k["samples"]; q[$k["function"]] += w * w; if (w > m) m = w }
+	END { print q["open_work"] + 0, q["closed_work"] + 0, m + 0 }' mask.tl)
+echo "masker: open_work $o samples, closed_work $c (1 s of CPU each); squared weights $vo and $vc, the largest weight $wmax"
+[ "$vo" -ge "$o" ] && [ "$vc" -ge "$c" ] || fail "the tick log's weights ($vo, $vc) do not cover the samples ($o, $c)"
+# equal CPU time: the difference of the two counts within PCT_Z standard
+# errors (sqrt of the squared weights: at most 1e-4 to fail by chance,
+# sqrt(o + c) when every weight is 1); at least 100 samples together (a
+# fifth of the nominal 500, for a loaded machine)
 [ $((o + c)) -ge 100 ] || fail "too few samples: $(cat mask.tsv)"
-awk -v o="$o" -v c="$c" -v z="$PCT_Z" 'BEGIN { d = o - c; exit !(d * d <= z * z * (o + c)) }' ||
+awk -v o="$o" -v c="$c" -v v="$((vo + vc))" -v z="$PCT_Z" 'BEGIN { d = o - c; exit !(d * d <= z * z * v) }' ||
 	fail "open and closed stretches are not sampled alike: $(cat mask.tsv)"
 echo "a thread that blocks every signal now and then is sampled all the time"
 # A thread that blocks every signal before pct starts (pct_on() called by
