@@ -622,8 +622,14 @@ static int finish(const char *file, const char *shown, const char *cmd, int with
 		     "write (another user's, another run's, or not a profile)", ignored,
 			ignored == 1 ? "" : "s");
 	struct profile *ps = xcalloc(n ? n : 1, sizeof *ps);
-	for (size_t i = 0; i < n; i++)
+	struct profile_overruns over = { 0 };
+	for (size_t i = 0; i < n; i++) {
 		ps[i] = v[i].p;
+		profile_overruns_add(&v[i].p, &over);
+	}
+	char over_note[400];
+	if (profile_overruns_note(&over, over_note, sizeof over_note))
+		note("%s", over_note);
 	summarize_stacks(ps, n);
 	free(ps);
 	for (size_t i = 0; i < n; i++) {

@@ -283,6 +283,13 @@ double stats_fisher_test(uint64_t k1, uint64_t n1, uint64_t k2, uint64_t n2)
 	return pv > 1 ? 1 : pv < 0 ? 0 : pv;
 }
 
+double stats_overrun_factor(uint64_t samples, uint64_t squares)
+{
+	if (samples == 0 || squares <= samples)
+		return 1;
+	return sqrt((double)squares / (double)samples);
+}
+
 static const double *sort_p;
 
 static int cmp_index(const void *a, const void *b)

@@ -72,6 +72,14 @@ double stats_binom_test(uint64_t k, uint64_t n, double p);
  * is 0.  Work grows as the standard deviation, sqrt(k1 + k2) at most. */
 double stats_fisher_test(uint64_t k1, uint64_t n1, uint64_t k2, uint64_t n2);
 
+/* How much wider than sqrt(samples) the error of a count of weighted
+ * signals is (struct profile_overruns): sqrt(squares / samples), the
+ * square root of the quasi-Poisson dispersion (each signal of weight w
+ * adds w to the count and w^2 to its variance); 1 when every weight is
+ * 1, or with no samples. */
+double stats_overrun_factor(uint64_t samples, uint64_t squares);
+#define STATS_OVERRUN_NOTE 1.1         /* the factor from which a report says so */
+
 /* Holm's step-down adjusted p-values (q[i] for p[i]), n tests (S. Holm,
  * Scand. J. Statist. 6, 1979): q < alpha keeps the chance of any false
  * flag at most alpha, whatever the other rows do. */

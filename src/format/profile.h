@@ -256,6 +256,30 @@ const char *profile_untimed_why(const struct profile *p);
 int profile_slice(struct profile *p, const struct time_range *r, uint64_t origin_ns, uint64_t *coarse, char *err,
 		  size_t errlen);
 
+/*
+ * Timer overruns: a sample signal that stands for more than one period
+ * (its weight, 1 + the timer's overrun: the signal waited while its
+ * thread was in a long system call, 32 periods in one read(2) of 256 MiB
+ * from /dev/zero, or the kernel checked the timer late, as a loaded
+ * machine's does, up to 40 periods beside three busy loops here).  A count of such signals varies more than
+ * Poisson: its variance is the sum of the squared weights, not of the
+ * weights, so sqrt(samples) understates its error by about
+ * stats_overrun_factor().  Summed over the tick logs (the samples whose
+ * signal is known; a slice's only).
+ */
+struct profile_overruns {
+	uint64_t signals;              /* sample signals (ticks) */
+	uint64_t samples;              /* the samples they stand for: sum of weights */
+	uint64_t squares;              /* sum of the squared weights */
+	uint64_t max;                  /* the largest weight */
+};
+/* Add the ticks of p to o (saturating). */
+void profile_overruns_add(const struct profile *p, struct profile_overruns *o);
+/* The one sentence that says so, as `pct record` and `pct report` print
+ * it, in buf (cap bytes): "timer overruns: ..."; 0 if there is nothing to
+ * say (the factor below STATS_OVERRUN_NOTE), else 1. */
+int profile_overruns_note(const struct profile_overruns *o, char *buf, size_t cap);
+
 /* A hex build-id ("" if none) in buf of at least 2*PCT_BUILD_ID_MAX+1. */
 const char *build_id_hex(const uint8_t *id, size_t len, char *buf);
 

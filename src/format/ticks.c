@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "stats.h"
 #include "ticks.h"
 #include "util.h"
 
@@ -285,4 +286,37 @@ int profile_slice(struct profile *p, const struct time_range *r, uint64_t origin
 	p->hdr.untimed = 0;
 	p->hdr.stacks_dropped = 0;
 	return 0;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+void profile_overruns_add(const struct profile *p, struct profile_overruns *o)
+{
+	for (size_t i = 0; i < p->nticks; i++) {
+		uint64_t w = p->ticks[i].weight;
+		o->signals = sat_add(o->signals, 1);
+		o->samples = sat_add(o->samples, w);
+		o->squares = sat_add(o->squares, w > UINT32_MAX ? UINT64_MAX : w * w);
+		if (w > o->max)
+			o->max = w;
+	}
+}
+
+int profile_overruns_note(const struct profile_overruns *o, char *buf, size_t cap)
+{
+	double f = stats_overrun_factor(o->samples, o->squares);
+	if (cap)
+		buf[0] = 0;
+	if (!(f >= STATS_OVERRUN_NOTE))
+		return 0;
+	snprintf(buf, cap,
+		 "timer overruns: %llu samples came in %llu signals, one of them for %llu periods (a signal "
+		 "waits out a long system call, and a loaded machine's kernel checks the timers late); the "
+		 "errors count each sample as one and are about %.1fx too narrow (sqrt of the squared "
+		 "weights over the samples)",
+		 (unsigned long long)o->samples, (unsigned long long)o->signals, (unsigned long long)o->max, f);
+	return 1;
 }

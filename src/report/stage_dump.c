@@ -77,6 +77,13 @@ void stage_dump_meta(const struct pset *s, FILE *out)
 		live += incomplete && profile_live(&s->profiles[i]);
 	if (live)
 		fprintf(out, "#pct live=%zu\n", live);
+	struct profile_overruns o = { 0 };
+	for (size_t i = 0; i < s->nprofiles; i++)
+		profile_overruns_add(&s->profiles[i], &o);
+	if (o.max > 1)
+		fprintf(out, "#pct overruns signals=%llu samples=%llu squares=%llu max=%llu\n",
+			(unsigned long long)o.signals, (unsigned long long)o.samples, (unsigned long long)o.squares,
+			(unsigned long long)o.max);
 	/* a --time slice, only if there is one */
 	if (s->sliced) {
 		fprintf(out, "#pct slice_from_ns=%llu slice_to_ns=", (unsigned long long)s->slice.from_ns);
@@ -147,6 +154,17 @@ void stage_meta_parse(char *const *comments, size_t ncomments, struct stage_meta
 				m->sliced = 1;
 				m->slice_from_ns = from;
 				m->slice_to_ns = strcmp(end, "-") == 0 || sscanf(end, "%llu", &to) != 1 ? UINT64_MAX : to;
+			}
+		} else if (strncmp(c, "#pct overruns ", 14) == 0) {
+			unsigned long long sg, w, q, mx;
+			struct profile_overruns *o = &m->overruns;
+			if (sscanf(c, "#pct overruns signals=%llu samples=%llu squares=%llu max=%llu", &sg, &w, &q, &mx) ==
+			    4 && w >= sg && q >= w) {
+				o->signals = o->signals + sg < sg ? UINT64_MAX : o->signals + sg;
+				o->samples = o->samples + w < w ? UINT64_MAX : o->samples + w;
+				o->squares = o->squares + q < q ? UINT64_MAX : o->squares + q;
+				if (mx > o->max)
+					o->max = mx;
 			}
 		} else if (strncmp(c, "#pct live=", 10) == 0) {
 			unsigned long long live;

@@ -130,6 +130,9 @@ static void print_summary(FILE *out, const struct stage_meta *m, uint64_t total)
 			"or the file system had no room for more of the profile\n",
 			(unsigned long long)m->dropped);
 	fprintf(out, "# %s: one standard error: of samples, sqrt(samples) (Poisson); of percent, sqrt(p(1-p)/N) (binomial); 95%% CI: Wilson score interval of the share\n", plus_minus());
+	char over[400];
+	if (profile_overruns_note(&m->overruns, over, sizeof over))
+		fprintf(out, "# %s\n", over);
 	fprintf(out, "# resolution: any two shares that differ by more than %.2f points differ at 95%% "
 		"(1.96/sqrt(samples)); small rows resolve finer\n", stats_resolution_percent(total));
 }

@@ -19,13 +19,16 @@
  *   #pct cpu_before_ns=B expected=E mechanism=timer|perf|perf-attach|ptrace incomplete=K
  *   #pct file=NAME pid=P cmdline=ARGS       (when N is 1)
  *   #pct live=L                             (when L is not 0)
+ *   #pct overruns signals=S samples=W squares=Q max=M  (when a signal stood for more than one sample)
  *
  * B is the CPU time (ns) the processes spent before sampling started in
  * them; E the samples their CPU time should have given at the requested
  * period (profile_expected_samples), or "-" when the event is not CPU time;
  * K the number of files whose process never finished sampling (state
  * running: it exec'd, called _exit, was killed, or is still running);
- * L the number of those still being written (live.h).
+ * L the number of those still being written (live.h); S, W, Q and M
+ * the tick logs' signals, the samples they stand for, the sum of their
+ * squared weights and the largest weight (struct profile_overruns).
  */
 #ifndef PCT_STAGES_H
 #define PCT_STAGES_H
@@ -68,6 +71,7 @@ struct stage_meta {
 	char mechanism[16];            /* "timer", "perf" or "" */
 	uint64_t incomplete;           /* files whose process never finished sampling */
 	uint64_t live;                 /* files still being written (live.h) */
+	struct profile_overruns overruns; /* the tick logs' weights, summed */
 	int sliced;                    /* only the samples of a --time range */
 	uint64_t slice_from_ns, slice_to_ns; /* its ends, ns after the start; to: UINT64_MAX open */
 	char dimension[32];

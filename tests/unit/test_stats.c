@@ -110,6 +110,10 @@ static int close_rel(double a, double b, double rel)
  * (relative tolerance 1e-7, as the function). */
 static void test_fisher(void)
 {
+	/* the overrun factor (stats.h): sqrt(squares / samples), at least 1 */
+	CHECK(stats_overrun_factor(0, 0) == 1 && stats_overrun_factor(10, 10) == 1 && stats_overrun_factor(10, 5) == 1);
+	CHECK(close_rel(stats_overrun_factor(49, 1251), sqrt(1251.0 / 49), 1e-12));
+	CHECK(close_rel(stats_overrun_factor(4, 16), 2, 1e-12));         /* one signal of 4 */
 	/* the e2e 105 case: the binomial given the row's sum says 1.1e-4 */
 	CHECK(close_rel(stats_fisher_test(52, 148, 147, 228), 3.088348271191322e-08, 1e-6));
 	CHECK(stats_binom_test(52, 52 + 147, 148.0 / (148 + 228)) > 1e-4);

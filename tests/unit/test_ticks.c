@@ -277,8 +277,45 @@ static void test_damage(const char *good)
 	free(buf);
 }
 
+/* Timer overruns (profile.h): the sums over a profile's ticks, the
+ * factor and the one sentence. */
+static void test_overruns(void)
+{
+	struct profile_tick t[4] = { { .weight = 1 }, { .weight = 1 }, { .weight = 32 }, { .weight = 15 } };
+	struct profile p = { .ticks = t, .nticks = 4 };
+	struct profile_overruns o = { 0 };
+	profile_overruns_add(&p, &o);
+	CHECK(o.signals == 4 && o.samples == 49 && o.squares == 1 + 1 + 1024 + 225 && o.max == 32);
+	char buf[400];
+	CHECK(profile_overruns_note(&o, buf, sizeof buf) == 1);
+	/* sqrt(1251 / 49) = 5.05 */
+	CHECK(strstr(buf, "timer overruns: 49 samples came in 4 signals, one of them for 32 periods") == buf);
+	CHECK(strstr(buf, "about 5.1x too narrow") != NULL);
+	/* summed over two profiles */
+	profile_overruns_add(&p, &o);
+	CHECK(o.signals == 8 && o.samples == 98 && o.squares == 2502 && o.max == 32);
+	/* every weight 1: nothing to say */
+	struct profile_tick ones[3] = { { .weight = 1 }, { .weight = 1 }, { .weight = 1 } };
+	struct profile q = { .ticks = ones, .nticks = 3 };
+	struct profile_overruns z = { 0 };
+	profile_overruns_add(&q, &z);
+	CHECK(z.samples == 3 && z.squares == 3 && z.max == 1);
+	CHECK(profile_overruns_note(&z, buf, sizeof buf) == 0 && buf[0] == 0);
+	/* a factor below STATS_OVERRUN_NOTE (1.1): 100 signals, one of
+	 * weight 2: sqrt(103 / 101) = 1.01 */
+	struct profile_overruns few = { .signals = 100, .samples = 101, .squares = 103, .max = 2 };
+	CHECK(profile_overruns_note(&few, buf, sizeof buf) == 0);
+	/* saturating, not wrapping */
+	struct profile_tick huge[2] = { { .weight = UINT64_MAX / 2 }, { .weight = UINT64_MAX / 2 + 10 } };
+	struct profile h = { .ticks = huge, .nticks = 2 };
+	struct profile_overruns s = { 0 };
+	profile_overruns_add(&h, &s);
+	CHECK(s.samples == UINT64_MAX && s.squares == UINT64_MAX);
+}
+
 int main(void)
 {
+	test_overruns();
 	if (mkdtemp(dir) == NULL)
 		return 2;
 	const char *file = write_profile();
