@@ -58,10 +58,13 @@ PCT_Z=3.89
 # of CPU-time timers on an oversubscribed machine.
 # WEIGHT (default 1) is the number of samples one observation stands for:
 # CPU timers above the tick count each expiry as 1 + its overruns, all at
-# one PC, so the standard errors grow by sqrt(WEIGHT).  At least
+# one PC, so the standard errors grow by sqrt(WEIGHT); the larger of it
+# and $TRUTH_WEIGHT (overload_bias: the profile's measured overruns) is
+# used.  At least
 # $TRUTH_MIN (default 200) samples must be in the measured functions.
 check_truth() {
-	awk -F'\t' -v period="$3" -v key="${4:-function}" -v w="${5:-1}" -v z="$PCT_Z" -v min="${TRUTH_MIN:-200}" \
+	awk -F'\t' -v period="$3" -v key="${4:-function}" -v w="$(awk -v a="${5:-1}" -v b="${TRUTH_WEIGHT:-1}" 'BEGIN { print (a > b ? a : b) }')" \
+		-v z="$PCT_Z" -v min="${TRUTH_MIN:-200}" \
 		-v bias="${TRUTH_BIAS:-0.01}" '
 	FNR == 1 && NR != 1 { report = 1 }
 	!report { t[$1] = $2 / 1e9; tt += $2 / 1e9; next }
@@ -99,11 +102,27 @@ check_truth() {
 # to keep the bias near 2 points).  So when the run had
 # less than 90% of a CPU (its CPU time over WALL_S), the allowance is 7
 # points (and 6% of the CPU time in all on a count), else 1.
+# It sets TRUTH_WEIGHT too, the profile's measured overrun dispersion
+# (overrun_weight), by which check_truth and check_share widen their
+# variances.
 overload_bias() {
 	local cpu
+	TRUTH_WEIGHT=$(overrun_weight "$1")
+	[ "$TRUTH_WEIGHT" = 1 ] || echo "timer overruns: one signal stood for $TRUTH_WEIGHT samples on average (squared weights over samples): the variances are widened so"
 	cpu=$("$PCTBIN" report "$1" 2>/dev/null | sed -n 's/^# [0-9]* samples over \([0-9.]*\) s.*/\1/p' | head -1)
 	TRUTH_BIAS=$(awk -v c="${cpu:-0}" -v w="$2" 'BEGIN { print (w > 0 && c / w < 0.9) ? 0.07 : 0.01 }')
 	[ "$TRUTH_BIAS" = 0.01 ] || echo "oversubscribed: ${cpu:-?} s of CPU in $2 s: the timers' tick bias allowed ($TRUTH_BIAS)"
+}
+
+# overrun_weight PROFILE...: the squared weights of the profiles' sample
+# signals over their samples (`pct dump`'s '#pct overruns' line), 1 if
+# none stood for more than one period.  Each signal of weight w adds w to
+# a count and w^2 to its variance (timer overruns: a loaded machine's
+# kernel checked the timers late, up to 40 periods in one signal beside
+# three busy loops), so a count's variance is this times its mean.
+overrun_weight() {
+	"$PCTBIN" dump "$@" 2>/dev/null | awk '/^#pct overruns / { for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] += kv[2] } }
+		END { print (v["samples"] > 0 && v["squares"] > v["samples"]) ? sprintf("%.3f", v["squares"] / v["samples"]) : 1 }'
 }
 
 # now_ns, since T0: the wall-clock seconds since now_ns gave T0
@@ -181,12 +200,13 @@ share_of() {
 # matches TRUE_NS/TRUE_OF_NS within PCT_Z binomial standard errors
 # (sqrt(p(1-p)/OF): at most 1e-4 to fail by chance) + 2 points (the
 # program's clock reads around its calls, timed but not sampled there), or
-# TRUTH_BIAS if overload_bias set it higher; OF must be at least 100.
+# TRUTH_BIAS if overload_bias set it higher; OF must be at least 100.  The
+# variance is widened by $TRUTH_WEIGHT (overload_bias) if set.
 check_share() {
-	awk -v what="$1" -v n="$2" -v of="$3" -v t="$4" -v tt="$5" -v z="$PCT_Z" \
+	awk -v what="$1" -v n="$2" -v of="$3" -v t="$4" -v tt="$5" -v z="$PCT_Z" -v w="${TRUTH_WEIGHT:-1}" \
 		-v b="$(awk -v t="${TRUTH_BIAS:-0}" 'BEGIN { print (t > 0.02 ? t : 0.02) }')" 'BEGIN {
 		if (of < 100) { printf "%s: only %d samples\n", what, of; exit 1 }
-		p = t / tt; q = n / of; se = sqrt(p * (1 - p) / of)
+		p = t / tt; q = n / of; se = sqrt(p * (1 - p) * w / of)
 		ok = (q - p <= z * se + b && p - q <= z * se + b)
 		printf "%-16s true %.1f%%  pct %d/%d = %.1f%% (+- %.1f)  %s\n", what, 100 * p, n, of, 100 * q,
 			100 * se, ok ? "ok" : "MISMATCH"
