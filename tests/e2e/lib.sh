@@ -160,26 +160,28 @@ until_samples() {
 }
 
 # sampled FILE ERR CMD [ARG...]: run CMD, a `pct record` that writes the
-# profile FILE, its stderr in ERR, until FILE is there, three times at
-# most; CMD's status if it fails.  The kernel checks CPU-time timers only
+# profile FILE, its stderr in ERR, until FILE is there, five times at
+# most, a second apart (the misses come in bursts: tests/hosts/lib.sh); CMD's status if it fails.  The kernel checks CPU-time timers only
 # at a tick that finds the thread running, and an oversubscribed machine
 # can miss a whole short run, which then leaves no profile (libpct(3): 2
 # of 545 runs of a plain program's 0.2 s of CPU got no signal beside a
-# loaded make check; three runs at that rate miss with a probability of
-# about 1e-7).  A run is made again only if record said so (its "checked
+# loaded make check; five runs at that rate, were they independent, miss with a probability of
+# about 2e-11).  A run is made again only if record said so (its "checked
 # no CPU-time timer") and printed no other line but its coverage: a
 # warning fails at once.  The caller checks FILE after.
 sampled() {
 	local file=$1 err=$2 try rc
 	shift 2
-	for try in 1 2 3; do
+	for try in 1 2 3 4 5; do
 		rm -f "$file"
 		"$@" 2>"$err"; rc=$?
 		[ $rc = 0 ] || return $rc
 		[ -e "$file" ] && return 0
 		grep -q "checked no CPU-time timer" "$err" || return 0
 		grep -v -e "wrote no profile: no sample" -e "^pct: the samples cover" "$err" | grep -q . && return 0
-		[ $try = 3 ] || echo "sampled: no $file (run $try; $(head -c 200 "$err")): again" >&2
+		[ $try = 5 ] && break
+		echo "sampled: no $file (run $try; $(head -c 200 "$err")): again" >&2
+		sleep 1
 	done
 	return 0
 }
