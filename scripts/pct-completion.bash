@@ -5,7 +5,7 @@
 # completed (`pct --help`, `pct CMD --help`), so they follow the tool.  The
 # values of options are listed here; tests/e2e/115-completion.sh checks
 # them against `pct record --help`, `pct report --help`, `pct export
-# --help` and `pct timeline --help`.
+# --help`, `pct timeline --help` and `pct diff --help`.
 
 # what -e/--event takes (pct record, pct top)
 _pct_events="cpu user wall cycles instructions cache-misses branch-misses"
@@ -16,6 +16,8 @@ _pct_timeline_views="thread function"
 _pct_export_formats="gmon gperftools pprof callgrind folded speedscope perf-script"
 _pct_text_formats="text tsv"
 _pct_splits="thread process"
+# pct diff --check[=WHAT]: a value only after "=" (an optional argument)
+_pct_checks="slower faster"
 # pct record --mechanism, pct top --mechanism
 _pct_mechanisms="perf ptrace"
 
@@ -46,6 +48,7 @@ _pct_values()
 	report:--format | sum:--format | diff:--format | timeline:--format) echo "$_pct_text_formats" ;;
 	report:--split | sum:--split) echo "$_pct_splits" ;;
 	record:--mechanism | top:--mechanism) echo "$_pct_mechanisms" ;;
+	diff:--check) echo "$_pct_checks" ;;
 	record:-p | record:--pid | top:-p | top:--pid) ps -e -o pid= 2>/dev/null | tr -d ' ' ;;
 	*) return 1 ;;
 	esac
@@ -101,8 +104,8 @@ _pct()
 		fi
 		;;
 	esac
-	# -e EVENT, --by VIEW
-	if vals=$(_pct_values "$cmd" "$prev"); then
+	# -e EVENT, --by VIEW (not --check, whose value must follow "=")
+	if [ "$prev" != --check ] && vals=$(_pct_values "$cmd" "$prev"); then
 		COMPREPLY=($(compgen -W "$vals" -- "$cur"))
 		return 0
 	fi

@@ -33,7 +33,8 @@ static const char usage[] =
 	"could read it; each file left out is named with the reason.  The archive\n"
 	"is no more readable than the most private file in it.\n"
 	"\n"
-	"  -o, --output=OUT  write the archive to OUT\n"
+	"  -o, --output=OUT  write the archive to OUT (- for standard output,\n"
+	"                    refused on a terminal)\n"
 	MODFILE_USAGE
 	"  -h, --help        show this help\n"
 	"\n"
@@ -56,14 +57,17 @@ int cmd_archive(int argc, char **argv)
 			return usage_exit(usage, c == 'h');
 	}
 	if (optind >= argc)
-		return usage_exit(usage, 0);
+		return usage_short(usage);
 	char *def = out ? NULL : xasprintf("%s.tar.gz", argv[optind]);
 	if (def)
 		out = def;
+	int to_stdout = strcmp(out, "-") == 0;
+	if (to_stdout)
+		cmd_output_tty("archive", out, "binary");
 	for (int i = optind; i < argc; i++)
 		if (strcmp(argv[i], "-") == 0)
 			die_usage("archive: a profile must be a file, not standard input");
-		else if (strcmp(argv[i], out) == 0)
+		else if (!to_stdout && strcmp(argv[i], out) == 0)
 			die("archive: the output '%s' is also an input", out);
 	struct pset s;
 	struct pack_kept k;
@@ -74,8 +78,8 @@ int cmd_archive(int argc, char **argv)
 	if (n < 0)
 		die("archive: %s", err);
 	char *also = left ? xasprintf("; %ld file%s left out (above)", left, left == 1 ? "" : "s") : xstrdup("");
-	note("archived %d profile%s and %ld module file%s into '%s'%s", argc - optind, argc - optind == 1 ? "" : "s", n,
-	     n == 1 ? "" : "s", out, also);
+	note("archived %d profile%s and %ld module file%s into %s%s%s%s", argc - optind, argc - optind == 1 ? "" : "s", n,
+	     n == 1 ? "" : "s", to_stdout ? "" : "'", to_stdout ? "standard output" : out, to_stdout ? "" : "'", also);
 	free(also);
 	symtab_free_all();
 	pset_free(&s);

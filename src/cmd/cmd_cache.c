@@ -99,7 +99,7 @@ int cmd_cache(int argc, char **argv)
 			die_usage("cache: --max-size wants bytes, with an optional K, M, G or T, not '%s'", optarg);
 	}
 	if (optind + 1 != argc)
-		return usage_exit(usage, 0);
+		return usage_short(usage);
 	const char *what = argv[optind];
 	if (strcmp(what, "list") == 0)
 		return list();

@@ -90,6 +90,7 @@ static const char usage[] =
 	"Where the modules' files are found (see pct-report(1), FILES):\n"
 	PSET_TIME_USAGE
 	MODFILE_USAGE
+	"  -h, --help      show this help\n"
 	"\n"
 	"See pct-diff(1).\n";
 
@@ -423,12 +424,12 @@ int cmd_diff(int argc, char **argv)
 		nnew = (size_t)(argc - dd - 1);
 	} else {
 		if (argc - optind != 2)
-			return usage_exit(usage, 0);
+			return usage_short(usage);
 		nbase = nnew = 1;
 		newf = argv + optind + 1;
 	}
 	if (nbase == 0 || nnew == 0)
-		return usage_exit(usage, 0);
+		return usage_short(usage);
 	if (check >= 0 && tsv)
 		die_usage("diff: --check prints its own lines; it does not take --format=tsv");
 	size_t stdin_named = 0;

@@ -8,11 +8,12 @@
 #include <string.h>
 
 #include "commands.h"
+#include "pset.h"
 #include "stages.h"
 #include "util.h"
 
 static const char usage[] =
-	"usage: pct dump FILE...\n"
+	"usage: pct dump [--time=START..END] FILE...\n"
 	"\n"
 	"Print the samples of the pct profiles FILE... (summed; '-' is standard\n"
 	"input) as TSV with the\n"
@@ -24,16 +25,24 @@ static const char usage[] =
 	"after '#pct' comment lines that describe the profiles.  Feed it to\n"
 	"`pct sym`.\n"
 	"\n"
+	PSET_TIME_USAGE
+	"  -h, --help        show this help\n"
+	"\n"
 	"See pct-dump(1).\n";
 
 int cmd_dump(int argc, char **argv)
 {
-	static const struct option opts[] = { { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 } };
+	static const struct option opts[] = {
+		PSET_TIME_LONG_OPTION,
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	int c;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1)
-		return usage_exit(usage, c == 'h');
+		if (!pset_time_option(c, optarg))
+			return usage_exit(usage, c == 'h');
 	if (optind >= argc)
-		return usage_exit(usage, 0);
+		return usage_short(usage);
 	struct pset s;
 	cmd_load(&s, argv + optind, (size_t)(argc - optind), "");
 	stage_dump(&s, stdout);

@@ -92,18 +92,16 @@ int cmd_export(int argc, char **argv)
 		}
 	}
 	if (format == NULL || optind >= argc)
-		return usage_exit(usage, 0);
+		return usage_short(usage);
 	size_t f = 0;
 	while (f < sizeof formats / sizeof formats[0] && strcmp(formats[f].name, format) != 0)
 		f++;
 	if (f == sizeof formats / sizeof formats[0])
 		die_usage("export: unknown --format '%s' (gmon, gperftools, pprof, callgrind, folded, speedscope or perf-script)", format);
+	if (formats[f].binary)
+		cmd_output_tty("export", outname, "binary");
 	if (outname && strcmp(outname, "-") == 0)
 		outname = NULL;  /* -o -: standard output */
-	/* as gzip does: binary data never goes to a terminal */
-	if (!outname && formats[f].binary && isatty(STDOUT_FILENO))
-		die_usage("export: --format=%s is binary and standard output is a terminal; give -o FILE or "
-			  "redirect it", format);
 
 	struct pset s;
 	char err[512];

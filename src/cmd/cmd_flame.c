@@ -62,7 +62,9 @@ static const char usage[] =
 	"\n"
 	"  -o, --output=OUT  write to OUT: a regular file is replaced whole (a\n"
 	"                    temporary beside it, renamed), a device or FIFO is\n"
-	"                    written in place; see pct-flame(1) for symlinks\n"
+	"                    written in place; see pct-flame(1) for symlinks;\n"
+	"                    - is standard output (the default), refused on a\n"
+	"                    terminal\n"
 	"  --title=TEXT      the heading (default: the command line)\n"
 	"  --width=PIXELS    image width (default 1200)\n"
 	"  --sum             sum the files into one graph, even two of them\n"
@@ -324,7 +326,10 @@ int cmd_flame(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		return usage_exit(usage, 0);
+		return usage_short(usage);
+	cmd_output_tty("flame", outname, "SVG");
+	if (outname && strcmp(outname, "-") == 0)
+		outname = NULL; /* -o -: standard output */
 	size_t nfiles = (size_t)(argc - optind);
 	int diff = nfiles == 2 && !sum;
 	if (diff_opts && !diff)

@@ -36,7 +36,9 @@ static const char usage[] =
 	"\n"
 	"  -o, --output=OUT     write to OUT: a regular file is replaced whole (a\n"
 	"                       temporary beside it, renamed), a device or FIFO is\n"
-	"                       written in place; see pct-html(1) for symlinks\n"
+	"                       written in place; see pct-html(1) for symlinks;\n"
+	"                       - is standard output (the default), refused on a\n"
+	"                       terminal\n"
 	"  --title=TEXT         the heading (default: the command line)\n"
 	"  --sum                two files are one profile summed, not a diff\n"
 	"  --normalize          diff: compare shares, not times (as pct diff)\n"
@@ -122,13 +124,16 @@ int cmd_html(int argc, char **argv)
 		newf = argv + dd + 1;
 		nnew = (size_t)(argc - dd - 1);
 		if (nbase == 0 || nnew == 0)
-			return usage_exit(usage, 0);
+			return usage_short(usage);
 	} else if (nbase == 2 && !sum) {
 		nbase = nnew = 1;
 		newf = argv + optind + 1;
 	}
 	if (nbase == 0)
-		return usage_exit(usage, 0);
+		return usage_short(usage);
+	cmd_output_tty("html", outname, "HTML");
+	if (outname && strcmp(outname, "-") == 0)
+		outname = NULL; /* -o -: standard output */
 	o.diff = nnew > 0;
 	struct pset s, s2;
 	cmd_load(&s, base, nbase, "html: ");

@@ -12,7 +12,7 @@
 #include "util.h"
 
 static const char usage[] =
-	"usage: pct merge [--sum] -o OUT FILE...\n"
+	"usage: pct merge [--sum] [--time=START..END] -o OUT FILE...\n"
 	"\n"
 	"Merge the pct profiles FILE... into OUT, one file that every command\n"
 	"reads as their sum (`pct report OUT` prints what `pct report FILE...`\n"
@@ -33,8 +33,12 @@ static const char usage[] =
 	"into place (a device or FIFO is written in place; see pct-merge(1) for\n"
 	"symlinks).\n"
 	"\n"
-	"  -o, --output=OUT  write the merged profile to OUT\n"
+	"  -o, --output=OUT  write the merged profile to OUT (- for standard\n"
+	"                    output, refused on a terminal)\n"
 	"  --sum             add the runs up into one profile\n"
+	PSET_TIME_USAGE
+	"                  the samples of the range are summed, as with --sum\n"
+	"  -h, --help        show this help\n"
 	"\n"
 	"See pct-merge(1).\n";
 
@@ -45,29 +49,39 @@ int cmd_merge(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "sum", no_argument, NULL, 's' },
+		PSET_TIME_LONG_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL;
-	int c, sum = 0;
+	int c, sum = 0, sliced = 0;
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		if (c == 'o')
 			out = optarg;
 		else if (c == 's')
 			sum = 1;
+		else if (pset_time_option(c, optarg))
+			sliced = 1;
 		else
 			return usage_exit(usage, c == 'h');
 	}
 	if (out == NULL || optind >= argc)
-		return usage_exit(usage, 0);
+		return usage_short(usage);
+	int to_stdout = strcmp(out, "-") == 0;
+	if (to_stdout)
+		cmd_output_tty("merge", out, "binary");
 	for (int i = optind; i < argc; i++)
-		if (strcmp(argv[i], out) == 0)
+		if (!to_stdout && strcmp(argv[i], out) == 0)
 			die("merge: the output '%s' is also an input", out);
+	const char *shown = to_stdout ? "standard output" : out;
 	struct pset s;
 	char err[512];
 	/* read all first: refuses files that measure different things */
 	cmd_load(&s, argv + optind, (size_t)(argc - optind), "merge: ");
-	if (sum) {
+	if (sliced && !sum)
+		note("merge: --time: the samples of the range are summed into one profile, as with --sum (a tree "
+		     "file keeps each profile whole)");
+	if (sum || sliced) {
 		for (size_t i = 0; i < s.nprofiles; i++)
 			if (s.profiles[i].nstacks) {
 				note("merge: the call stacks of '%s' are not summed (only samples are); "
@@ -76,15 +90,16 @@ int cmd_merge(int argc, char **argv)
 			}
 		if (profile_write(out, &s, err, sizeof err) != 0)
 			die("merge: %s", err);
-		note("merged %llu runs, %llu samples, into '%s'", (unsigned long long)s.runs,
-		     (unsigned long long)s.total, out);
+		note("merged %llu runs, %llu samples, into %s%s%s", (unsigned long long)s.runs,
+		     (unsigned long long)s.total, to_stdout ? "" : "'", shown, to_stdout ? "" : "'");
 	} else {
 		uint32_t runs;
 		size_t members;
 		if (tree_merge(out, argv + optind, (size_t)(argc - optind), &runs, &members, err, sizeof err) != 0)
 			die("merge: %s", err);
-		note("merged %u run%s (%zu profile%s), %llu samples, into '%s'", runs, runs == 1 ? "" : "s", members,
-		     members == 1 ? "" : "s", (unsigned long long)s.total, out);
+		note("merged %u run%s (%zu profile%s), %llu samples, into %s%s%s", runs, runs == 1 ? "" : "s", members,
+		     members == 1 ? "" : "s", (unsigned long long)s.total, to_stdout ? "" : "'", shown,
+		     to_stdout ? "" : "'");
 	}
 	pset_free(&s);
 	return 0;

@@ -980,7 +980,12 @@ static int record_outside(struct outside *x, char **cmd, int kind, const char *k
 		die("record: %s", why);
 	struct attach_result r;
 	int failed = attach_finish(a, &r);
-	summarize_attach(&o, &r);
+	int status = r.status;
+	/* a command that could not be run: no line on what was sampled */
+	int ran = !(WIFEXITED(status) && (WEXITSTATUS(status) == 127 || WEXITSTATUS(status) == 126) &&
+		    r.samples == 0);
+	if (ran)
+		summarize_attach(&o, &r);
 	run.child = g_out_launch.pid;
 	run.own_ns = r.own_ns;
 	run.cpu_ns = (uint64_t)(r.ru.ru_utime.tv_sec + r.ru.ru_stime.tv_sec) * 1000000000u +
@@ -988,13 +993,11 @@ static int record_outside(struct outside *x, char **cmd, int kind, const char *k
 	run.user_ns = (uint64_t)r.ru.ru_utime.tv_sec * 1000000000u + (uint64_t)r.ru.ru_utime.tv_usec * 1000u;
 	if (o.event <= PCT_EVENT_USER)
 		run.period_ns = o.period;
-	int status = r.status;
 	struct stat st;
-	int ran = !(WIFEXITED(status) && (WEXITSTATUS(status) == 127 || WEXITSTATUS(status) == 126) &&
-		    r.samples == 0);
 	char *written = NULL;
 	failed |= finish(file, shown, cmd[0], ran, &run, &written);
-	print_coverage(&run, x->event);
+	if (ran)
+		print_coverage(&run, x->event);
 	launch_unlock(&g_lock);
 	launch_end(&g_out_launch);
 	if (!failed && written && lstat(written, &st) == 0)
@@ -1084,7 +1087,7 @@ int cmd_record(int argc, char **argv)
 	if (x.duration_ns)
 		die_usage("record: --duration goes with -p; a command is recorded until it ends");
 	if (optind >= argc)
-		return usage_exit(usage, 0);
+		return usage_short(usage);
 	char **cmd = argv + optind;
 	char kwhy[256];
 	int kind = attach_cmd_kind(cmd[0], kwhy, sizeof kwhy);
@@ -1134,7 +1137,8 @@ int cmd_record(int argc, char **argv)
 		    lstat(file, &st) != 0);
 	char *written;
 	int failed = finish(file, shown, cmd[0], ran, &run, &written);
-	print_coverage(&run, event);
+	if (ran)
+		print_coverage(&run, event);
 	launch_unlock(&g_lock);
 	launch_end(&l);
 	if (!failed && written && lstat(written, &st) == 0)

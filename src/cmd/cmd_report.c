@@ -200,9 +200,9 @@ int cmd_report(int argc, char **argv)
 		return error_report(&e);
 	const struct view *v = view_find(by);
 	if (v == NULL)
-		die_usage("report: unknown --by '%s' (function, module, address, line or file)", by);
+		die_usage("report: unknown --by '%s' (%s)", by, view_names());
 	if (first >= argc)
-		return usage_exit(usage, 0);
+		return usage_short(usage);
 	if (graph >= 0) {
 		int status = report_neighbours(argv + first, (size_t)(argc - first), graph_fn, graph, &o);
 		symtab_free_all();

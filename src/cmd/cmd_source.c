@@ -34,6 +34,7 @@ static const char usage[] =
 	"                       resolved; repeatable); others are not shown\n"
 	PSET_TIME_USAGE
 	MODFILE_USAGE
+	"  -h, --help           show this help\n"
 	"\n"
 	"See pct-source(1).\n";
 

@@ -39,6 +39,7 @@ static const char usage[] =
 	"  --full-names      text: C++ and Rust function names in full; by default\n"
 	"                    they are shortened as pprof does (no parameters, no\n"
 	"                    template arguments); TSV always has them in full\n"
+	"  -h, --help        show this help\n"
 	"\n"
 	"See pct-sum(1).\n";
 

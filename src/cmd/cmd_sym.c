@@ -21,6 +21,7 @@ static const char usage[] =
 	"\n"
 	"Where the modules' files are found (see pct-report(1), FILES):\n"
 	MODFILE_USAGE
+	"  -h, --help       show this help\n"
 	"\n"
 	"See pct-sym(1).\n";
 

@@ -21,7 +21,8 @@
 
 static const char usage[] =
 	"usage: pct timeline [--by=thread|function] [-n N] [--format=text|tsv]\n"
-	"                    [--width=COLUMNS] [--bucket=SECONDS] [--full-names] FILE...\n"
+	"                    [--width=COLUMNS] [--bucket=SECONDS] [--full-names]\n"
+	"                    [--time=START..END] FILE...\n"
 	"\n"
 	"Show when the samples of the pct profiles FILE... were taken: a row per\n"
 	"thread (of each process of a tree), its activity over time as a strip of\n"
@@ -46,6 +47,7 @@ static const char usage[] =
 	"                  times a power of ten that fits the strips in the width)\n"
 	"  --full-names    text: C++ and Rust function names in full; by default\n"
 	"                  shortened as `pct report` shows them\n"
+	PSET_TIME_USAGE
 	MODFILE_USAGE
 	"  -h, --help      show this help\n"
 	"\n"
@@ -81,6 +83,7 @@ int cmd_timeline(int argc, char **argv)
 		{ "bucket", required_argument, NULL, 'B' },
 		{ "full-names", no_argument, NULL, 'F' },
 		MODFILE_LONG_OPTIONS,
+		PSET_TIME_LONG_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -135,13 +138,13 @@ int cmd_timeline(int argc, char **argv)
 			full_names = 1;
 			break;
 		default:
-			if (modfile_option(c, optarg))
+			if (modfile_option(c, optarg) || pset_time_option(c, optarg))
 				break;
 			return usage_exit(usage, c == 'h');
 		}
 	}
 	if (optind >= argc)
-		return usage_exit(usage, 0);
+		return usage_short(usage);
 	if (width == 0)
 		width = width_default();
 	if (limit == 0)

@@ -35,7 +35,7 @@
 #include "util.h"
 
 static const char usage[] =
-	"usage: pct top [-d SECONDS] [-n ROWS] [--full-names] FILE...\n"
+	"usage: pct top [-d SECONDS] [-n ROWS] [--full-names] [--time=START..END] FILE...\n"
 	"       pct top [-d SECONDS] [-n ROWS] [--full-names] [-F HZ] [-e EVENT] -- COMMAND [ARG...]\n"
 	"       pct top [-d SECONDS] [-n ROWS] [--full-names] [-F HZ] [-e EVENT]\n"
 	"               [--mechanism=perf|ptrace] -p PID[,PID...]\n"
@@ -73,6 +73,9 @@ static const char usage[] =
 	"  -e, --event=EVENT    with COMMAND or -p: what to sample, as pct record -e\n"
 	"  -p, --pid=PID[,PID...]  attach to these running processes\n"
 	"      --mechanism=perf|ptrace  with -p: how, as pct record --mechanism\n"
+	"      --time=START..END  only samples taken START to END seconds after\n"
+	"                       the start (decimal; either may be left out: 2.5..,\n"
+	"                       ..1): RUN counts those, NOW those of the interval\n"
 	"  -h, --help           show this help\n"
 	"\n"
 	"See pct-top(1).\n";
@@ -317,6 +320,7 @@ int cmd_top(int argc, char **argv)
 		{ "event", required_argument, NULL, 'e' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "mechanism", required_argument, NULL, 'M' },
+		PSET_TIME_LONG_OPTION,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -364,6 +368,8 @@ int cmd_top(int argc, char **argv)
 			event = optarg;
 			break;
 		default:
+			if (pset_time_option(c, optarg))
+				break;
 			return usage_exit(usage, c == 'h');
 		}
 	}
@@ -375,7 +381,7 @@ int cmd_top(int argc, char **argv)
 	if (npids)
 		command = 1;
 	else if (optind >= argc)
-		return usage_exit(usage, 0);
+		return usage_short(usage);
 	if (!command && (hz || event))
 		die_usage("top: -F and -e go with -- COMMAND or -p, not with files");
 

@@ -43,4 +43,13 @@ int cmd_dashdash(int argc, char **argv);
 double cmd_alpha(const char *cmd, const char *arg);
 double cmd_min_effect(const char *cmd, const char *arg);
 
+/* The output of -o OUT as every command that writes a file takes it:
+ * OUT NULL (no -o, for the commands whose default is standard output) or
+ * "-" is standard output (outfile.h).  When that output is standard output
+ * and standard output is a terminal, data that is not text for one (what:
+ * "binary", "HTML", "SVG", said in the message) is refused, as gzip(1)
+ * refuses to write compressed data to a terminal: a usage error (exit 2)
+ * naming the command cmd, before any input is read. */
+void cmd_output_tty(const char *cmd, const char *out, const char *what);
+
 #endif

@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "commands.h"
 #include "pset.h"
 #include "util.h"
@@ -40,4 +41,11 @@ double cmd_min_effect(const char *cmd, const char *arg)
 	if (*end || !(m > 0 && m <= 100))
 		die_usage("%s: --min-effect wants percentage points above 0, up to 100, not '%s'", cmd, arg);
 	return m;
+}
+
+void cmd_output_tty(const char *cmd, const char *out, const char *what)
+{
+	if ((out == NULL || strcmp(out, "-") == 0) && isatty(STDOUT_FILENO))
+		die_usage("%s: the output is %s and standard output is a terminal; give -o FILE or redirect it", cmd,
+			  what);
 }

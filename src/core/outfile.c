@@ -452,6 +452,18 @@ int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
 {
 	memset(o, 0, sizeof *o);
 	o->slot = -1;
+	if (strcmp(path, "-") == 0) {
+		/* -o -: standard output, written in place and left open */
+		struct stat now;
+		o->fp = stdout;
+		o->is_stdout = 1;
+		o->path = xstrdup("standard output");
+		if (fstat(STDOUT_FILENO, &now) == 0) {
+			o->gid = now.st_gid;
+			o->in_place_file = S_ISREG(now.st_mode);
+		}
+		return 0;
+	}
 	struct stat st;
 	int exists, magic, fd = -1;
 	char why[PATH_MAX + 128];
@@ -533,6 +545,13 @@ static void release(struct outfile *o)
 int outfile_commit(struct outfile *o, char *err, size_t errlen)
 {
 	int e = 0;
+	if (o->is_stdout) {
+		e = stdout_error();
+		if (e)
+			fail(err, errlen, "write", o->path, "%s", strerror(e));
+		release(o);
+		return e ? -1 : 0;
+	}
 	if (fflush(o->fp) != 0 || ferror(o->fp))
 		e = errno ? errno : EIO;
 	else if (o->tmp && fchmod(fileno(o->fp), o->mode & ~o->drop) != 0)
@@ -597,7 +616,7 @@ int outfile_commit_new(struct outfile *o, const char *name, char *err, size_t er
 
 void outfile_abort(struct outfile *o)
 {
-	if (o->fp)
+	if (o->fp && !o->is_stdout)
 		fclose(o->fp);
 	if (o->tmp)
 		unlink(o->tmp);

@@ -27,6 +27,10 @@
  *    writes /dev/stdout.
  *  - anything else (a directory, a block device, a socket, a dangling
  *    link): refused.
+ *  - OUT "-": standard output, written in place and not closed (the
+ *    dispatcher's finish_stdout() reports a late error); in messages it is
+ *    "standard output".  Whether a terminal may take the data is the
+ *    command's to decide (cmd_output_tty(), commands.h).
  *
  * Usage:
  *	struct outfile o;
@@ -59,6 +63,7 @@ struct outfile {
 	gid_t gid;                     /* the group of the file written */
 	int in_place_file;             /* a regular file written in place (/dev/stdout's) */
 	int flushed;                   /* outfile_commit_new: written out, fp closed */
+	int is_stdout;                 /* OUT "-": fp is stdout, never closed here */
 };
 
 /* The kernel's protected_symlinks rule as pct applies it, in every

@@ -238,14 +238,30 @@ const char *path_base(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
+/* "Try 'pct CMD --help'", CMD from usage's "usage: pct CMD ...". */
+static void usage_hint(const char *usage)
+{
+	const char *cmd = strncmp(usage, "usage: pct ", 11) == 0 ? usage + 11 : "";
+	int len = (int)strcspn(cmd, " \n");
+	fprintf(stderr, "Try 'pct %.*s%s--help' for the options.\n", len, cmd, len ? " " : "");
+}
+
 int usage_exit(const char *usage, int help)
 {
 	if (!help) {
-		fputs(usage, stderr);
+		usage_hint(usage);
 		return 2;
 	}
 	fputs(usage, stdout);
 	return 0;
+}
+
+int usage_short(const char *usage)
+{
+	const char *end = strstr(usage, "\n\n");
+	fprintf(stderr, "%.*s\n", end ? (int)(end - usage) : (int)strcspn(usage, "\n"), usage);
+	usage_hint(usage);
+	return 2;
 }
 
 void put_tsv_field(const char *s, FILE *out)

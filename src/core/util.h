@@ -74,11 +74,16 @@ int stdout_error(void);
 void finish_stdout(void);
 
 /*
- * A command's answer to -h/--help (help = 1: usage on stdout, returns 0)
- * or to a bad option or missing operand (help = 0: usage on stderr,
- * returns 2, the usage-error status).
+ * A command's answer, from its getopt loop, to -h/--help (help = 1: the
+ * whole usage on stdout, returns 0) or to a bad option (help = 0: getopt
+ * has printed one line; this adds the hint "Try 'pct CMD --help' for the
+ * options." on stderr, and returns 2, the usage-error status).  CMD comes
+ * from usage's first line, "usage: pct CMD ...".
  */
 int usage_exit(const char *usage, int help);
+/* A missing or extra operand: usage's synopsis (up to its first blank
+ * line) and the hint on stderr; returns 2. */
+int usage_short(const char *usage);
 
 /* Write s to out as one TSV field: escaped (escape.h), so a tab or a
  * newline is written \x09 or \x0a, as every other control byte and invalid

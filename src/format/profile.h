@@ -229,8 +229,8 @@ double profile_expected_samples(const struct profile *p);
 /*
  * A time range, parsed from "START..END" (seconds since the start,
  * decimal, either end may be left out: "2..", "..1.5", ".."):
- * from_ns <= t < to_ns.  Returns 0, or -1 with "bad time range 'ARG': why"
- * in err.
+ * from_ns <= t < to_ns.  Returns 0, or -1 with "--time=ARG: bad time range:
+ * why" in err (ARG as given, escaped, cut to 80 bytes).
  */
 struct time_range {
 	uint64_t from_ns, to_ns;       /* to_ns UINT64_MAX: open */

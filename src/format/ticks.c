@@ -188,24 +188,22 @@ static int range_end(const char *s, size_t len, uint64_t open, uint64_t *ns)
 int time_range_parse(const char *arg, struct time_range *r, char *err, size_t errlen)
 {
 	const char *dots = strstr(arg, "..");
-	const char *shown = esc_printable((const unsigned char *)arg, strlen(arg)) == strlen(arg) &&
-					    strlen(arg) < 64 ? arg : "...";
-	if (dots == NULL) {
-		snprintf(err, errlen, "bad time range '%s': expected START..END (seconds; either may be left out)",
-			 shown);
-		return -1;
-	}
-	if (range_end(arg, (size_t)(dots - arg), 0, &r->from_ns) != 0 ||
-	    range_end(dots + 2, strlen(dots + 2), UINT64_MAX, &r->to_ns) != 0) {
-		snprintf(err, errlen, "bad time range '%s': START and END are seconds since the start, e.g. 1.5..3",
-			 shown);
-		return -1;
-	}
-	if (r->to_ns <= r->from_ns) {
-		snprintf(err, errlen, "bad time range '%s': END must be after START", shown);
-		return -1;
-	}
-	return 0;
+	const char *why = NULL;
+	if (dots == NULL)
+		why = "expected START..END (seconds; either may be left out)";
+	else if (range_end(arg, (size_t)(dots - arg), 0, &r->from_ns) != 0 ||
+		 range_end(dots + 2, strlen(dots + 2), UINT64_MAX, &r->to_ns) != 0)
+		why = "START and END are seconds since the start, e.g. 1.5..3";
+	else if (r->to_ns <= r->from_ns)
+		why = "END must be after START";
+	if (why == NULL)
+		return 0;
+	/* the argument as given, escaped (it may hold any byte), up to 80
+	 * bytes of it */
+	char *shown = esc_dup(arg);
+	snprintf(err, errlen, "--time=%.80s%s: bad time range: %s", shown, strlen(shown) > 80 ? "..." : "", why);
+	free(shown);
+	return -1;
 }
 
 const char *profile_untimed_why(const struct profile *p)

@@ -70,7 +70,7 @@ int listing_open(int argc, char **argv, const char *usage, const char *count_nam
 		}
 	}
 	if (optind >= argc) {
-		*status = usage_exit(usage, 0);
+		*status = usage_short(usage);
 		return -1;
 	}
 	/* the first operand is a target unless it is a profile */

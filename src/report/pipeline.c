@@ -53,6 +53,18 @@ const struct view *view_find(const char *name)
 	return NULL;
 }
 
+const char *view_names(void)
+{
+	static char list[256];
+	if (list[0] == '\0') {
+		size_t n = sizeof views / sizeof views[0], len = 0;
+		for (size_t i = 0; i < n; i++)
+			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ",
+						views[i].name);
+	}
+	return list;
+}
+
 void pipeline_free(struct pipe_buf b[3])
 {
 	for (size_t i = 0; i < 3; i++) {

@@ -22,6 +22,9 @@ struct view {
 	const char *keys;
 };
 const struct view *view_find(const char *name);
+/* Every view's name, as a message lists the choices: "function, module,
+ * address, line, file, thread or process" (a static string). */
+const char *view_names(void);
 
 /* One stage's output, read back as the next one's input. */
 struct pipe_buf {

@@ -1,6 +1,7 @@
 /*
  * names.c - see names.h.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -207,6 +208,69 @@ char *text_cut(const char *s, size_t cols, const char *mark)
 		}
 	}
 	return xasprintf("%.*s%s", (int)keep, s, mark);
+}
+
+/* The columns of s[0..n): UTF-8 lead bytes and ASCII. */
+static size_t text_cols(const char *s, size_t n)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/* The bytes of s that fill at most cols columns, whole characters. */
+static size_t text_fit(const char *s, size_t n, size_t cols)
+{
+	size_t i = 0, c = 0;
+	while (i < n && (c < cols || ((unsigned char)s[i] & 0xc0) == 0x80)) {
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+		i++;
+	}
+	while (i < n && ((unsigned char)s[i] & 0xc0) == 0x80)
+		i++;
+	return i;
+}
+
+void text_wrap_comments(FILE *out, const char *text, int cols)
+{
+	static const char cont[] = "#   ";
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t n = nl ? (size_t)(nl - text) : strlen(text);
+		if (cols <= 8 || text[0] != '#' || text_cols(text, n) <= (size_t)cols) {
+			fwrite(text, 1, n, out);
+		} else {
+			const char *p = text;
+			size_t left = n, room = (size_t)cols;
+			int first = 1;
+			while (left > 0) {
+				if (!first) {
+					fputs(cont, out);
+					room = (size_t)cols - (sizeof cont - 1);
+				}
+				size_t take = left;
+				if (text_cols(p, left) > room) {
+					size_t fit = text_fit(p, left, room), cut = fit;
+					while (cut > 0 && p[cut] != ' ')
+						cut--;
+					take = cut > 0 ? cut : fit;  /* a word too long: broken */
+				}
+				fwrite(p, 1, take, out);
+				p += take;
+				left -= take;
+				while (left > 0 && *p == ' ') {
+					p++;
+					left--;
+				}
+				if (left > 0)
+					fputc('\n', out);
+				first = 0;
+			}
+		}
+		fputc('\n', out);
+		text = nl ? nl + 1 : text + n;
+	}
 }
 
 int term_columns(int fd)

@@ -7,6 +7,7 @@
 #ifndef PCT_NAMES_H
 #define PCT_NAMES_H
 
+#include <stdio.h>
 #include <stddef.h>
 
 /*
@@ -47,6 +48,16 @@ char *text_cut(const char *s, size_t cols, const char *mark);
  * (TIOCGWINSZ), else $COLUMNS if it is a number, else 80.
  */
 int term_columns(int fd);
+
+/*
+ * Write text (lines, each ending in '\n') to out with every comment line
+ * ("# ...") longer than cols columns wrapped at spaces, its continuation
+ * lines begun with "#   "; a word too long for a line is broken.  Columns
+ * are UTF-8 characters (a "±" is one).  Other lines are written as they
+ * are; cols 0 writes everything as it is.  For the headers of the text
+ * reports on a terminal (term_columns()).
+ */
+void text_wrap_comments(FILE *out, const char *text, int cols);
 
 /* The mark text_cut should append here: "…" in a UTF-8 locale, else "~". */
 const char *cut_mark(void);

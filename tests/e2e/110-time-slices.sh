@@ -85,6 +85,7 @@ for r in 1 abc 2..1 1..1 -1..2 ..x; do
 	"$PCTBIN" report --time="$r" p.pct >/dev/null 2>bad.err
 	[ $? -eq 2 ] || fail "--time=$r does not exit 2: $(cat bad.err)"
 	grep -q 'bad time range' bad.err || fail "--time=$r: $(cat bad.err)"
+	grep -qF -- "--time=$r: " bad.err || fail "--time=$r: the message does not echo the argument: $(cat bad.err)"
 done
 
 # a version 2 file (no time): the report works, --time names the file and exits 1

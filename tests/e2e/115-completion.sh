@@ -69,6 +69,12 @@ expect "--format=perf-script --format=pprof" export --format=p
 expect "function thread" timeline --by = ""
 expect "perf ptrace" record --mechanism = ""
 expect "--mechanism=ptrace" top --mechanism=pt
+# diff's --check takes its value only after "=" (an optional argument):
+# "--check VALUE" would be a file, so no value is offered there
+expect "faster slower" diff --check = ""
+expect "--check=slower" diff --check=s
+[ -z "$(complete_words diff --check sl)" ] || fail "pct diff --check <TAB> offers $(complete_words diff --check sl)"
+grep -q -- "--check\[=slower|faster\]" <<<"$("$PCTBIN" diff --help)" || fail "pct diff --help has no --check[=slower|faster]"
 rec_help=$("$PCTBIN" record --help)
 grep -q -- "--mechanism=perf|ptrace" <<<"$rec_help" || fail "pct record --help has no --mechanism=perf|ptrace"
 

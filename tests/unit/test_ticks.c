@@ -131,6 +131,10 @@ static void test_ranges(void)
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		int rc = time_range_parse(bad[i], &r, err, sizeof err);
 		CHECK(rc == -1 && strstr(err, "bad time range") != NULL);
+		/* the argument echoed as given */
+		char want[64];
+		snprintf(want, sizeof want, "--time=%s: ", bad[i]);
+		CHECK(strncmp(err, want, strlen(want)) == 0);
 		if (rc == 0)
 			fprintf(stderr, "  '%s' was accepted\n", bad[i]);
 	}
