@@ -114,6 +114,7 @@ int cmd_annotate(int argc, char **argv)
 	int status;
 	if (listing_open(argc, argv, usage, "functions", 3, &l, &status) != 0)
 		return status;
+	cmd_wrap_headers();
 	if (l.target && l.target[0] == '\0')
 		die_usage("annotate: wants a function name or MODULE+0xSTART-0xEND, not an empty one");
 	if (l.target) {

@@ -432,6 +432,7 @@ int cmd_diff(int argc, char **argv)
 		return usage_short(usage);
 	if (check >= 0 && tsv)
 		die_usage("diff: --check prints its own lines; it does not take --format=tsv");
+	cmd_wrap_headers();
 	size_t stdin_named = 0;
 	for (size_t f = 0; f < nbase + nnew; f++)
 		if (strcmp(f < nbase ? base[f] : newf[f - nbase], "-") == 0 && stdin_named++)

@@ -203,6 +203,7 @@ int cmd_report(int argc, char **argv)
 		die_usage("report: unknown --by '%s' (%s)", by, view_names());
 	if (first >= argc)
 		return usage_short(usage);
+	cmd_wrap_headers();
 	if (graph >= 0) {
 		int status = report_neighbours(argv + first, (size_t)(argc - first), graph_fn, graph, &o);
 		symtab_free_all();

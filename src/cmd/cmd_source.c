@@ -152,6 +152,7 @@ int cmd_source(int argc, char **argv)
 	int status;
 	if (listing_open(argc, argv, usage, "files", 1, &l, &status) != 0)
 		return status;
+	cmd_wrap_headers();
 	size_t nf = 0, capf = 0;
 	struct file *files = NULL;
 	for (size_t i = 0; i < l.naddrs; i++) {

@@ -145,6 +145,7 @@ int cmd_timeline(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_short(usage);
+	cmd_wrap_headers();
 	if (width == 0)
 		width = width_default();
 	if (limit == 0)

@@ -52,4 +52,12 @@ double cmd_min_effect(const char *cmd, const char *arg);
  * naming the command cmd, before any input is read. */
 void cmd_output_tty(const char *cmd, const char *out, const char *what);
 
+/* When standard output is a terminal (term_columns(), names.h), its
+ * comment lines ("# ...", a text report's header and notes) are wrapped
+ * to the terminal's width from here on (text_wrap_comments()): stdout is
+ * replaced by a stream that passes other lines through unchanged.  Write
+ * errors reach stdout's error flag, as before (stdout_error(), util.h).
+ * Does nothing on a pipe or a file, or if the stream cannot be made. */
+void cmd_wrap_headers(void);
+
 #endif

@@ -545,28 +545,11 @@ void sum_print(FILE *out, struct agg *a, char **keys, const struct stage_meta *m
 		print_tsv(out, a, keys, rows, o);
 		return;
 	}
-	if (o->width > 0) {
-		/* on a terminal: the header's lines wrapped to its width */
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *h = open_memstream(&buf, &len);
-		if (h) {
-			print_summary(h, m, a->total);
-			fclose(h);
-			text_wrap_comments(out, buf, o->width);
-			free(buf);
-		} else {
-			print_summary(out, m, a->total);
-		}
-	} else {
-		print_summary(out, m, a->total);
-	}
+	print_summary(out, m, a->total);
 	print_text(out, a, keys, rows, o);
 	if (o->totals) {
-		char *t = xasprintf("# total: samples whose call stack holds the function (self + callees), "
-				    "of %llu samples with stacks\n", (unsigned long long)o->totals_of);
-		text_wrap_comments(out, t, o->width);
-		free(t);
+		fprintf(out, "# total: samples whose call stack holds the function (self + callees), "
+			     "of %llu samples with stacks\n", (unsigned long long)o->totals_of);
 	}
 }
 
