@@ -38,7 +38,8 @@
 
 static const char usage[] =
 	"usage: pct report [--by=VIEW] [--split=thread|process] [--format=text|tsv]\n"
-	"                  [-n N] [--min-samples=N] [-l] [--full-names] FILE...\n"
+	"                  [--sort=self|total] [-n N] [--min-samples=N] [--percent-limit=P]\n"
+	"                  [-l] [--full-names] FILE...\n"
 	"       pct report --callers=FUNC | --callees=FUNC [--format=text|tsv] FILE...\n"
 	"\n"
 	"Print the flat profile of the pct profiles FILE... (summed; '-' is\n"
@@ -58,9 +59,14 @@ static const char usage[] =
 	"                  process:  pid,command\n"
 	"  --split=WHAT    'thread' or 'process': group by WHAT first, then by VIEW\n"
 	"  --format=FMT    'text' (default, aligned, with a summary) or 'tsv'\n"
+	"  --sort=COL      'self' (default): rows by their own samples; 'total':\n"
+	"                  by the samples whose stack holds the function (-g\n"
+	"                  stacks, the function view), as perf report --children\n"
+	"                  and pprof -cum sort\n"
 	"  -n, --rows=N    print only the N largest rows\n"
-	"  --min-samples=N hide rows of fewer than N samples (text marks rows of\n"
-	"                  fewer than 10 with '?')\n"
+	"  --min-samples=N hide rows of fewer than N samples in the sort column\n"
+	"                  (text marks rows of fewer than 10 there with '?')\n"
+	"  --percent-limit=P  hide rows under P percent of the sort column\n"
 	"  -l, --long      text: every column (samples, stderr, percent, its stderr,\n"
 	"                  95% CI, cum%); by default percent, its 95% CI and samples,\n"
 	"                  then the function and its module\n"
@@ -220,6 +226,9 @@ int cmd_report(int argc, char **argv)
 		callstack_totals(&g, &totals);
 		o.totals = &totals;
 	}
+	if (o.sort_total && !o.totals)
+		die_usage("report: --sort=total sorts by the functions' totals: it needs --by=function and profiles "
+			  "recorded with -g (call stacks)");
 	o.by = v->keys;
 	int rc = pipeline_sum(&s, v, stdout, &o, &e);
 	pset_free(&s);

@@ -15,7 +15,7 @@
 
 static const char usage[] =
 	"usage: pct sum --by=KEY[,KEY...] [--split=thread|process] [--format=text|tsv]\n"
-	"               [-n N] [--min-samples=N] [-l] [--full-names] [FILE]\n"
+	"               [-n N] [--min-samples=N] [--percent-limit=P] [-l] [--full-names] [FILE]\n"
 	"\n"
 	"Read TSV with a samples column from FILE or standard input, group the\n"
 	"rows by the KEY columns, and print each group: samples, stderr\n"
@@ -32,6 +32,7 @@ static const char usage[] =
 	"  --format=FMT      'text' (default) or 'tsv'\n"
 	"  -n, --rows=N      print only the N largest groups\n"
 	"  --min-samples=N   hide groups of fewer than N samples\n"
+	"  --percent-limit=P hide groups under P percent of the samples\n"
 	"  --split=WHAT      'thread' (pid,tid,thread) or 'process' (pid,command):\n"
 	"                    group by those columns first, then by KEYS\n"
 	"  -l, --long        text: every column (samples, stderr, percent, its stderr,\n"
@@ -53,6 +54,8 @@ int cmd_sum(int argc, char **argv)
 		return error_report(&e);
 	if (by == NULL)
 		die_usage("sum: --by=KEY[,KEY...] is required");
+	if (o.sort_total)
+		die_usage("sum: --sort=total needs the functions' totals from call stacks: use pct report on a -g profile");
 	o.by = by;
 	if (first >= argc) {
 		rc = stage_sum(stdin, "standard input", stdout, &o, &e);

@@ -137,16 +137,6 @@ static void print_summary(FILE *out, const struct stage_meta *m, uint64_t total)
 		"(1.96/sqrt(samples)); small rows resolve finer\n", stats_resolution_percent(total));
 }
 
-/* The rows shown: at most limit, none below min_samples (rows are sorted,
- * so those are all at the end). */
-static size_t shown_rows(const struct agg *a, const struct sum_opts *o)
-{
-	size_t rows = 0;
-	while (rows < a->nrows && rows < o->limit && a->rows[rows].samples >= o->min_samples)
-		rows++;
-	return rows;
-}
-
 /* The text form of a key value: module paths print as base names.  It is
  * printed escaped (escape.h), and its width is the escaped form's. */
 static const char *shown(const char *key, const char *value)
@@ -168,6 +158,52 @@ static long long row_total(const struct agg *a, size_t i, char **keys, const str
 static int has_totals(const struct agg *a, char **keys, size_t rows, const struct sum_opts *o)
 {
 	return rows && row_total(a, 0, keys, o) >= 0;
+}
+
+/* The count row i is judged by: its total with --sort=total (and
+ * totals), else its own samples.  --min-samples, --percent-limit and the
+ * '?' mark all use it, as the rows are sorted by it. */
+static uint64_t row_sort_count(const struct agg *a, size_t i, char **keys, const struct sum_opts *o)
+{
+	long long t = o->sort_total ? row_total(a, i, keys, o) : -1;
+	return t >= 0 ? (uint64_t)t : a->rows[i].samples;
+}
+
+/* The samples the sort column's percent is of. */
+static uint64_t sort_count_of(const struct agg *a, char **keys, const struct sum_opts *o)
+{
+	return o->sort_total && a->nrows && row_total(a, 0, keys, o) >= 0 ? o->totals_of : a->total;
+}
+
+/* Is row i under --min-samples or --percent-limit? */
+static int row_hidden(const struct agg *a, size_t i, char **keys, const struct sum_opts *o)
+{
+	uint64_t n = row_sort_count(a, i, keys, o), of = sort_count_of(a, keys, o);
+	if (n < o->min_samples)
+		return 1;
+	return o->percent_limit > 0 && (of == 0 || 100.0 * (double)n / (double)of < o->percent_limit);
+}
+
+/* The rows shown: at most limit, none that row_hidden hides (rows are
+ * sorted by the count it judges, so those are all at the end). */
+static size_t shown_rows(const struct agg *a, char **keys, const struct sum_opts *o)
+{
+	size_t rows = 0;
+	while (rows < a->nrows && rows < o->limit && !row_hidden(a, rows, keys, o))
+		rows++;
+	return rows;
+}
+
+/* --sort=total: the rows in the order of their functions' totals
+ * (descending, then by key), the rows without a total after them. */
+static void sort_by_total(struct agg *a, const struct agg *totals)
+{
+	struct agg order = { .nkeys = totals->nkeys };
+	for (size_t i = 0; i < totals->nrows; i++)
+		agg_add(&order, totals->rows[i].key, totals->rows[i].samples);
+	agg_sort(&order);
+	agg_order_by(a, &order);
+	agg_free(&order);
 }
 
 /* What the text and the TSV print of a row: counts in samples, the rest
@@ -409,7 +445,7 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 			f.cum += f.pct;
 		else
 			row_figures(a, i, keys, o, totals, &f);
-		const char *few = f.samples < SUM_FEW_SAMPLES ? "?" : " ";
+		const char *few = row_sort_count(a, i, keys, o) < SUM_FEW_SAMPLES ? "?" : " ";
 		ln.n = 0;
 		if (same) {
 			ln.n = figures;        /* still at the start of the buffer */
@@ -467,13 +503,20 @@ static void print_text(FILE *out, const struct agg *a, char **keys, size_t rows,
 	free(made.cols);
 	if (rows < a->nrows) {
 		fprintf(out, "# %zu more rows, %.2f%% of the samples", a->nrows - rows, 100.0 - f.cum);
-		if (rows < a->nrows && a->rows[rows].samples < o->min_samples)
-			fprintf(out, " (rows of fewer than %llu samples hidden)", (unsigned long long)o->min_samples);
+		if (rows < a->nrows && row_hidden(a, rows, keys, o)) {
+			const char *col = o->sort_total && totals ? " in total" : "";
+			if (o->min_samples && row_sort_count(a, rows, keys, o) < o->min_samples)
+				fprintf(out, " (rows of fewer than %llu samples%s hidden)",
+					(unsigned long long)o->min_samples, col);
+			else
+				fprintf(out, " (rows under %g%%%s hidden)", o->percent_limit, col);
+		}
 		fputc('\n', out);
 	}
 	for (size_t i = 0; i < rows; i++)
-		if (a->rows[i].samples < SUM_FEW_SAMPLES) {
-			fprintf(out, "# ?: fewer than %d samples, a relative error above 30%%\n", SUM_FEW_SAMPLES);
+		if (row_sort_count(a, i, keys, o) < SUM_FEW_SAMPLES) {
+			fprintf(out, "# ?: fewer than %d samples%s, a relative error above 30%%\n", SUM_FEW_SAMPLES,
+				o->sort_total && totals ? " in total (the sort column)" : "");
 			break;
 		}
 }
@@ -531,6 +574,9 @@ void sum_print(FILE *out, struct agg *a, char **keys, const struct stage_meta *m
 			if (agg_find(a, o->totals->rows[i].key) < 0)
 				agg_add(a, o->totals->rows[i].key, 0);
 	agg_sort(a);
+	if (o->sort_total && o->totals && a->nkeys == 2 && strcmp(keys[0], "module") == 0 &&
+	    strcmp(keys[1], "function") == 0)
+		sort_by_total(a, o->totals);
 	/* by process: in the set's order (a tree's), every process listed,
 	 * one without samples as a row of 0 */
 	const struct agg *procs = &m->processes;
@@ -540,7 +586,7 @@ void sum_print(FILE *out, struct agg *a, char **keys, const struct stage_meta *m
 				agg_add(a, procs->rows[i].key, 0);
 		agg_order_by(a, procs);
 	}
-	size_t rows = shown_rows(a, o);
+	size_t rows = shown_rows(a, keys, o);
 	if (o->tsv) {
 		print_tsv(out, a, keys, rows, o);
 		return;
@@ -617,6 +663,8 @@ int sum_parse_options(int argc, char **argv, const char *usage_text, int symbols
 		{ "format", required_argument, NULL, 'f' },
 		{ "rows", required_argument, NULL, 'n' },
 		{ "min-samples", required_argument, NULL, 'm' },
+		{ "percent-limit", required_argument, NULL, 'P' },
+		{ "sort", required_argument, NULL, 'S' },
 		{ "split", required_argument, NULL, 's' },
 		{ "long", no_argument, NULL, 'l' },
 		{ "full-names", no_argument, NULL, 'F' },
@@ -630,6 +678,8 @@ int sum_parse_options(int argc, char **argv, const char *usage_text, int symbols
 	o->tsv = 0;
 	o->limit = SIZE_MAX;
 	o->min_samples = 0;
+	o->percent_limit = 0;
+	o->sort_total = 0;
 	o->split = NULL;
 	o->totals = NULL;
 	o->totals_of = 0;
@@ -669,6 +719,17 @@ int sum_parse_options(int argc, char **argv, const char *usage_text, int symbols
 			o->min_samples = strtoull(optarg, &end, 10);
 			if (*end || optarg[0] == '-' || optarg[0] == '\0')
 				return error_set(e, 2, "%s: --min-samples wants a number, not '%s'", argv[0], optarg);
+			break;
+		case 'P':
+			o->percent_limit = strtod(optarg, &end);
+			if (*end || optarg[0] == '\0' || !(o->percent_limit >= 0 && o->percent_limit <= 100))
+				return error_set(e, 2, "%s: --percent-limit wants a percent from 0 to 100, not '%s'",
+						 argv[0], optarg);
+			break;
+		case 'S':
+			if (strcmp(optarg, "self") != 0 && strcmp(optarg, "total") != 0)
+				return error_set(e, 2, "%s: unknown --sort '%s' (self or total)", argv[0], optarg);
+			o->sort_total = strcmp(optarg, "total") == 0;
 			break;
 		default:
 			if (symbols && (modfile_option(c, optarg) || pset_time_option(c, optarg)))

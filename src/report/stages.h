@@ -117,7 +117,10 @@ struct sum_opts {
 	const char *by;                /* comma-separated key columns */
 	int tsv;                       /* 1: TSV; 0: aligned text with a summary */
 	size_t limit;                  /* rows to print; SIZE_MAX for all */
-	uint64_t min_samples;          /* hide rows with fewer samples */
+	uint64_t min_samples;          /* hide rows with fewer samples (of the sort column) */
+	double percent_limit;          /* hide rows under this percent of the sort column; 0: none */
+	int sort_total;                /* --sort=total: rows by their total (totals; -g), as perf
+					  report --children and pprof -cum; 0: by self samples */
 	const char *split;             /* keys put before by ("pid,command"), or NULL */
 	const struct agg *totals;      /* -g: samples whose stack holds each function (a
 					  one-key agg by name), printed as total columns
