@@ -88,7 +88,7 @@ static const char usage[] =
 	"a usage error; 1 for an unreadable or corrupt profile.\n"
 	"\n"
 	"Where the modules' files are found (see pct-report(1), FILES):\n"
-	PSET_TIME_USAGE
+	PSET_SELECT_USAGE
 	MODFILE_USAGE
 	"  -h, --help      show this help\n"
 	"\n"
@@ -342,7 +342,7 @@ int cmd_diff(int argc, char **argv)
 		{ "long", no_argument, NULL, 'l' },
 		{ "full-names", no_argument, NULL, 'F' },
 		MODFILE_LONG_OPTIONS,
-		PSET_TIME_LONG_OPTION,
+		PSET_SELECT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -400,7 +400,7 @@ int cmd_diff(int argc, char **argv)
 				die_usage("diff: -n wants a number of rows, not '%s'", optarg);
 			break;
 		default:
-			if (modfile_option(c, optarg) || pset_time_option(c, optarg))
+			if (modfile_option(c, optarg) || pset_select_option(c, optarg))
 				break;
 			return usage_exit(usage, c == 'h');
 		}

@@ -25,7 +25,7 @@ static const char usage[] =
 	"after '#pct' comment lines that describe the profiles.  Feed it to\n"
 	"`pct sym`.\n"
 	"\n"
-	PSET_TIME_USAGE
+	PSET_SELECT_USAGE
 	"  -h, --help        show this help\n"
 	"\n"
 	"See pct-dump(1).\n";
@@ -33,13 +33,13 @@ static const char usage[] =
 int cmd_dump(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		PSET_TIME_LONG_OPTION,
+		PSET_SELECT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1)
-		if (!pset_time_option(c, optarg))
+		if (!pset_select_option(c, optarg))
 			return usage_exit(usage, c == 'h');
 	if (optind >= argc)
 		return usage_short(usage);

@@ -45,7 +45,7 @@ static const char usage[] =
 	"                       written in place; see pct-export(1) for symlinks;\n"
 	"                       - is standard output.  gmon, gperftools and pprof\n"
 	"                       are binary: refused on a terminal without -o\n"
-	PSET_TIME_USAGE
+	PSET_SELECT_USAGE
 	MODFILE_USAGE
 	"  -h, --help           show this help\n"
 	"\n"
@@ -71,7 +71,7 @@ int cmd_export(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		MODFILE_LONG_OPTIONS,
-		PSET_TIME_LONG_OPTION,
+		PSET_SELECT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -86,7 +86,7 @@ int cmd_export(int argc, char **argv)
 			outname = optarg;
 			break;
 		default:
-			if (modfile_option(c, optarg) || pset_time_option(c, optarg))
+			if (modfile_option(c, optarg) || pset_select_option(c, optarg))
 				break;
 			return usage_exit(usage, c == 'h');
 		}

@@ -73,7 +73,7 @@ static const char usage[] =
 	"  --alpha=A         diff: colour frames whose q is below A (default 0.05)\n"
 	"  --min-effect=POINTS  diff: the smallest change that is coloured, in\n"
 	"                    percentage points of the base (default 0.5)\n"
-	PSET_TIME_USAGE
+	PSET_SELECT_USAGE
 	MODFILE_USAGE
 	"  -h, --help        show this help\n"
 	"\n"
@@ -281,7 +281,7 @@ int cmd_flame(int argc, char **argv)
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "min-effect", required_argument, NULL, 'm' },
 		MODFILE_LONG_OPTIONS,
-		PSET_TIME_LONG_OPTION,
+		PSET_SELECT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -320,7 +320,7 @@ int cmd_flame(int argc, char **argv)
 			diff_opts = 1;
 			break;
 		default:
-			if (modfile_option(c, optarg) || pset_time_option(c, optarg))
+			if (modfile_option(c, optarg) || pset_select_option(c, optarg))
 				break;
 			return usage_exit(usage, c == 'h');
 		}

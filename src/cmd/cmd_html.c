@@ -50,7 +50,7 @@ static const char usage[] =
 	"  -S, --source-dir=DIR look for source files under DIR too\n"
 	"  --source-root=DIR    read source files only under DIR (repeatable);\n"
 	"                       others are not embedded\n"
-	PSET_TIME_USAGE
+	PSET_SELECT_USAGE
 	MODFILE_USAGE
 	"  -h, --help           show this help\n"
 	"\n"
@@ -69,7 +69,7 @@ int cmd_html(int argc, char **argv)
 		{ "source-dir", required_argument, NULL, 'S' },
 		{ "source-root", required_argument, NULL, 'R' },
 		MODFILE_LONG_OPTIONS,
-		PSET_TIME_LONG_OPTION,
+		PSET_SELECT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -113,7 +113,7 @@ int cmd_html(int argc, char **argv)
 				die_usage("html: --source-root: cannot resolve '%s'", optarg);
 			break;
 		default:
-			if (modfile_option(c, optarg) || pset_time_option(c, optarg))
+			if (modfile_option(c, optarg) || pset_select_option(c, optarg))
 				break;
 			return usage_exit(usage, c == 'h');
 		}

@@ -36,8 +36,8 @@ static const char usage[] =
 	"  -o, --output=OUT  write the merged profile to OUT (- for standard\n"
 	"                    output, refused on a terminal)\n"
 	"  --sum             add the runs up into one profile\n"
-	PSET_TIME_USAGE
-	"                  the samples of the range are summed, as with --sum\n"
+	PSET_SELECT_USAGE
+	"                  the samples selected by these four are summed, as with --sum\n"
 	"  -h, --help        show this help\n"
 	"\n"
 	"See pct-merge(1).\n";
@@ -49,7 +49,7 @@ int cmd_merge(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "sum", no_argument, NULL, 's' },
-		PSET_TIME_LONG_OPTION,
+		PSET_SELECT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -60,7 +60,7 @@ int cmd_merge(int argc, char **argv)
 			out = optarg;
 		else if (c == 's')
 			sum = 1;
-		else if (pset_time_option(c, optarg))
+		else if (pset_select_option(c, optarg))
 			sliced = 1;
 		else
 			return usage_exit(usage, c == 'h');
@@ -79,8 +79,8 @@ int cmd_merge(int argc, char **argv)
 	/* read all first: refuses files that measure different things */
 	cmd_load(&s, argv + optind, (size_t)(argc - optind), "merge: ");
 	if (sliced && !sum)
-		note("merge: --time: the samples of the range are summed into one profile, as with --sum (a tree "
-		     "file keeps each profile whole)");
+		note("merge: --time, --comm, --tid, --dso: the samples selected are summed into one profile, as with "
+		     "--sum (a tree file keeps each profile whole)");
 	if (sum || sliced) {
 		for (size_t i = 0; i < s.nprofiles; i++)
 			if (s.profiles[i].nstacks) {

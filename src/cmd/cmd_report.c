@@ -79,7 +79,7 @@ static const char usage[] =
 	"                  FUNC: the exact name, else the name without its\n"
 	"                  parameter list, else a unique prefix, else a POSIX\n"
 	"                  extended regex; several matches are listed (exit 1)\n"
-	PSET_TIME_USAGE
+	PSET_SELECT_USAGE
 	MODFILE_USAGE
 	"  -h, --help      show this help\n"
 	"\n"

@@ -32,7 +32,7 @@ static const char usage[] =
 	"  -S, --source-dir=DIR look for source files under DIR too\n"
 	"  --source-root=DIR    read source files only under DIR (symlinks and ..\n"
 	"                       resolved; repeatable); others are not shown\n"
-	PSET_TIME_USAGE
+	PSET_SELECT_USAGE
 	MODFILE_USAGE
 	"  -h, --help           show this help\n"
 	"\n"

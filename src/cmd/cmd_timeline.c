@@ -47,7 +47,7 @@ static const char usage[] =
 	"                  times a power of ten that fits the strips in the width)\n"
 	"  --full-names    text: C++ and Rust function names in full; by default\n"
 	"                  shortened as `pct report` shows them\n"
-	PSET_TIME_USAGE
+	PSET_SELECT_USAGE
 	MODFILE_USAGE
 	"  -h, --help      show this help\n"
 	"\n"
@@ -83,7 +83,7 @@ int cmd_timeline(int argc, char **argv)
 		{ "bucket", required_argument, NULL, 'B' },
 		{ "full-names", no_argument, NULL, 'F' },
 		MODFILE_LONG_OPTIONS,
-		PSET_TIME_LONG_OPTION,
+		PSET_SELECT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -138,7 +138,7 @@ int cmd_timeline(int argc, char **argv)
 			full_names = 1;
 			break;
 		default:
-			if (modfile_option(c, optarg) || pset_time_option(c, optarg))
+			if (modfile_option(c, optarg) || pset_select_option(c, optarg))
 				break;
 			return usage_exit(usage, c == 'h');
 		}

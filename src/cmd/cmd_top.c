@@ -76,6 +76,9 @@ static const char usage[] =
 	"      --time=START..END  only samples taken START to END seconds after\n"
 	"                       the start (decimal; either may be left out: 2.5..,\n"
 	"                       ..1): RUN counts those, NOW those of the interval\n"
+	"      --comm=NAME[,NAME...]  only threads of these names or programs\n"
+	"      --tid=TID[,TID...]  only these thread ids\n"
+	"      --dso=MODULE[,MODULE...]  only samples in these modules\n"
 	"  -h, --help           show this help\n"
 	"\n"
 	"See pct-top(1).\n";
@@ -320,7 +323,7 @@ int cmd_top(int argc, char **argv)
 		{ "event", required_argument, NULL, 'e' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "mechanism", required_argument, NULL, 'M' },
-		PSET_TIME_LONG_OPTION,
+		PSET_SELECT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -368,7 +371,7 @@ int cmd_top(int argc, char **argv)
 			event = optarg;
 			break;
 		default:
-			if (pset_time_option(c, optarg))
+			if (pset_select_option(c, optarg))
 				break;
 			return usage_exit(usage, c == 'h');
 		}

@@ -257,6 +257,28 @@ int profile_slice(struct profile *p, const struct time_range *r, uint64_t origin
 		  size_t errlen);
 
 /*
+ * The samples of some threads and modules, as perf report's --comm,
+ * --tid and --dso select them: each field a comma-separated list, NULL
+ * for no filter.  comm: a thread's name (its comm, 15 bytes at most) or
+ * the program's name (the first word of profile.command); tid: thread
+ * ids, decimal; dso: a module's path or its base name.
+ */
+struct profile_filter {
+	const char *comm, *tid, *dso;
+};
+/* 1 if f selects everything (no field set). */
+int profile_filter_empty(const struct profile_filter *f);
+/*
+ * Keep only the samples f selects (select.c): a sample by its thread and
+ * module; a call stack by its thread and the module of its sampled PC
+ * (the last register); a tick with its sample, a bucket by its thread
+ * (none with dso: a bucket has no module).  Totals and the threads'
+ * samples become the sums of what is kept, and cpu_ns shrinks in
+ * proportion, as profile_slice does.  No errors.
+ */
+void profile_select(struct profile *p, const struct profile_filter *f);
+
+/*
  * Timer overruns: a sample signal that stands for more than one period
  * (its weight, 1 + the timer's overrun: the signal waited while its
  * thread was in a long system call, 32 periods in one read(2) of 256 MiB

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "perfmap.h"
 #include "pset.h"
 #include "symtab.h"
@@ -145,19 +146,59 @@ int pset_time_origin(const struct pset *s, uint64_t *origin_ns, char *err, size_
 	return 0;
 }
 
-/* --time, if given (pset_time_option) */
+/* --time, --comm, --tid, --dso, if given (pset_select_option) */
 static struct time_range slice;
 static int slicing;
+static struct profile_filter selecting;
 
-int pset_time_option(int c, const char *arg)
+/* A comma-separated list option: no empty list or item, no control byte
+ * (exit 2 otherwise); tid's items decimal. */
+static const char *select_list(const char *opt, const char *arg, int decimal)
+{
+	int bad = arg[0] == '\0' || arg[0] == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,") != NULL;
+	for (const char *p = arg; *p && !bad; p++)
+		bad = (unsigned char)*p < 0x20 || *p == 0x7f || (decimal && *p != ',' && (*p < '0' || *p > '9'));
+	if (bad) {
+		char *shown = esc_dup(arg);
+		if (strlen(shown) > 80)
+			strcpy(shown + 77, "...");
+		die_usage("--%s=%s: want a comma-separated list%s", opt, shown, decimal ? " of thread ids" : "");
+	}
+	return arg;
+}
+
+int pset_select_option(int c, const char *arg)
 {
 	char err[200];
-	if (c != PSET_OPT_TIME)
-		return 0;
-	if (time_range_parse(arg, &slice, err, sizeof err) != 0)
-		die_usage("%s", err);
-	slicing = 1;
-	return 1;
+	switch (c) {
+	case PSET_OPT_TIME:
+		if (time_range_parse(arg, &slice, err, sizeof err) != 0)
+			die_usage("%s", err);
+		slicing = 1;
+		return 1;
+	case PSET_OPT_COMM:
+		selecting.comm = select_list("comm", arg, 0);
+		return 1;
+	case PSET_OPT_TID:
+		selecting.tid = select_list("tid", arg, 1);
+		return 1;
+	case PSET_OPT_DSO:
+		selecting.dso = select_list("dso", arg, 0);
+		return 1;
+	}
+	return 0;
+}
+
+/* The selection of the n profiles of a file: --time's slice (0, or -1
+ * with err set if one has no sample times), then --comm, --tid, --dso. */
+static int slice_file(struct profile *v, size_t n, uint64_t *coarse, char *err, size_t errlen);
+static int select_file(struct profile *v, size_t n, uint64_t *coarse, char *err, size_t errlen)
+{
+	if (slicing && slice_file(v, n, coarse, err, errlen) != 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		profile_select(&v[i], &selecting);
+	return 0;
 }
 
 /* The n profiles of one file cut to the --time range, from the start of
@@ -202,7 +243,7 @@ int pset_load_runs(struct pset *sets, uint32_t nruns, const char *file, char *er
 	}
 	if (profiles_read(file, &v, &n, err, errlen) != 0)
 		return -1;
-	int rc = slicing ? slice_file(v, n, &coarse, err, errlen) : 0;
+	int rc = select_file(v, n, &coarse, err, errlen);
 	for (size_t i = 0; i < n; i++) {
 		if (rc == 0 && v[i].run >= nruns) {
 			snprintf(err, errlen, "'%s': run %u of %u runs", file, v[i].run + 1, nruns);
@@ -244,7 +285,7 @@ int pset_load(struct pset *s, char *const *files, size_t nfiles, char *err, size
 		size_t n;
 		if (profiles_read(files[f], &v, &n, err, errlen) != 0)
 			return -1;
-		if (slicing && slice_file(v, n, &coarse, err, errlen) != 0) {
+		if (select_file(v, n, &coarse, err, errlen) != 0) {
 			for (size_t i = 0; i < n; i++)
 				profile_free(&v[i]);
 			free(v);

@@ -43,26 +43,41 @@ struct pset {
 	uint64_t runs;                 /* runs summed: files, counting merged ones as their runs */
 	double expected;               /* samples expected at the requested period, all files
 					  (profile_expected_samples), or -1 if not CPU time */
-	int sliced;                    /* cut to the --time range slice (pset_time_option) */
+	int sliced;                    /* cut to the --time range slice (pset_select_option) */
 	struct time_range slice;
 };
 
 /*
- * --time=START..END for every command that reads samples: add
- * PSET_TIME_LONG_OPTION to the getopt_long table (<getopt.h>), hand what
- * getopt_long returns to pset_time_option (1 if it was --time; a bad
- * range exits 2), and put PSET_TIME_USAGE in the --help (and the option in
- * the man page).  pset_load then keeps only the samples of that range
- * (profile_slice), seconds from the start of each file (of a tree file:
- * of its first process), and says once on stderr how many samples in the
- * range are known only to the second (pct(5), "Time") and are left out.
+ * The sample selection of every command that reads samples: --time=
+ * START..END and --comm=NAME[,NAME...], --tid=TID[,TID...],
+ * --dso=MODULE[,MODULE...] (as perf report's).  Add
+ * PSET_SELECT_LONG_OPTIONS to the getopt_long table (<getopt.h>), hand
+ * what getopt_long returns to pset_select_option (1 if it was one of
+ * them; a bad range exits 2), and put PSET_SELECT_USAGE in the --help
+ * (and the options in the man page).  pset_load then keeps only the
+ * samples of that range (profile_slice), seconds from the start of each
+ * file (of a tree file: of its first process), and says once on stderr
+ * how many samples in the range are known only to the second (pct(5),
+ * "Time") and are left out; and of those the samples of the threads and
+ * modules named (profile_select).
  */
 #define PSET_OPT_TIME 0x5401
-#define PSET_TIME_LONG_OPTION { "time", required_argument, NULL, PSET_OPT_TIME }
-#define PSET_TIME_USAGE                                                                 \
+#define PSET_OPT_COMM 0x5402
+#define PSET_OPT_TID 0x5403
+#define PSET_OPT_DSO 0x5404
+#define PSET_SELECT_LONG_OPTIONS                                  \
+	{ "time", required_argument, NULL, PSET_OPT_TIME },       \
+	{ "comm", required_argument, NULL, PSET_OPT_COMM },       \
+	{ "tid", required_argument, NULL, PSET_OPT_TID },         \
+	{ "dso", required_argument, NULL, PSET_OPT_DSO }
+#define PSET_SELECT_USAGE                                                                 \
 	"  --time=START..END  only samples taken START to END seconds after the start\n" \
-	"                  (decimal; either may be left out: 2.5.., ..1)\n"
-int pset_time_option(int c, const char *arg);
+	"                  (decimal; either may be left out: 2.5.., ..1)\n"                \
+	"  --comm=NAME[,NAME...]  only samples of threads of these names (comm) or\n"     \
+	"                  of these programs\n"                                           \
+	"  --tid=TID[,TID...]  only samples of these thread ids\n"                        \
+	"  --dso=MODULE[,MODULE...]  only samples in these modules (path or base name)\n"
+int pset_select_option(int c, const char *arg);
 
 /*
  * Read files (at least one); a process tree's file (tree.h) adds each of

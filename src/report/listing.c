@@ -39,7 +39,7 @@ int listing_open(int argc, char **argv, const char *usage, const char *count_nam
 		{ "source-dir", required_argument, NULL, 'S' },
 		{ "source-root", required_argument, NULL, 'R' },
 		MODFILE_LONG_OPTIONS,
-		PSET_TIME_LONG_OPTION,
+		PSET_SELECT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -63,7 +63,7 @@ int listing_open(int argc, char **argv, const char *usage, const char *count_nam
 				return fail(status, 2, "%s: --source-root '%s': %s", argv[0], optarg, strerror(errno));
 			break;
 		default:
-			if (modfile_option(c, optarg) || pset_time_option(c, optarg))
+			if (modfile_option(c, optarg) || pset_select_option(c, optarg))
 				break;
 			*status = usage_exit(usage, c == 'h');
 			return -1;

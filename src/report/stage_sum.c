@@ -669,7 +669,7 @@ int sum_parse_options(int argc, char **argv, const char *usage_text, int symbols
 		{ "long", no_argument, NULL, 'l' },
 		{ "full-names", no_argument, NULL, 'F' },
 		MODFILE_LONG_OPTIONS,
-		PSET_TIME_LONG_OPTION,
+		PSET_SELECT_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -732,7 +732,7 @@ int sum_parse_options(int argc, char **argv, const char *usage_text, int symbols
 			o->sort_total = strcmp(optarg, "total") == 0;
 			break;
 		default:
-			if (symbols && (modfile_option(c, optarg) || pset_time_option(c, optarg)))
+			if (symbols && (modfile_option(c, optarg) || pset_select_option(c, optarg)))
 				break;
 			e->status = usage_exit(usage_text, c == 'h');
 			e->msg = NULL;
