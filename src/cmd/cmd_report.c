@@ -28,6 +28,7 @@
 #include "modfile.h"
 #include "pset.h"
 #include "callstack.h"
+#include "calltree.h"
 #include "commands.h"
 #include "escape.h"
 #include "namematch.h"
@@ -41,6 +42,7 @@ static const char usage[] =
 	"                  [--sort=self|total] [-n N] [--min-samples=N] [--percent-limit=P]\n"
 	"                  [-l] [--full-names] FILE...\n"
 	"       pct report --callers=FUNC | --callees=FUNC [--format=text|tsv] FILE...\n"
+	"       pct report --tree[=caller|callee] [--depth=N] [--format=text|tsv] FILE...\n"
 	"\n"
 	"Print the flat profile of the pct profiles FILE... (summed; '-' is\n"
 	"standard input): percent, its 95% Wilson interval and samples, then the\n"
@@ -79,6 +81,12 @@ static const char usage[] =
 	"                  FUNC: the exact name, else the name without its\n"
 	"                  parameter list, else a unique prefix, else a POSIX\n"
 	"                  extended regex; several matches are listed (exit 1)\n"
+	"  --tree[=WAY]    with -g stacks: the whole call tree, each node with its\n"
+	"                  total and self and their 95% CIs; WAY 'caller' (default:\n"
+	"                  top-down, callers then callees, as perf -g caller) or\n"
+	"                  'callee' (bottom-up: each sampled function, then its\n"
+	"                  callers); --min-samples and --percent-limit prune by total\n"
+	"  --depth=N       with --tree: only the first N levels\n"
 	PSET_SELECT_USAGE
 	MODFILE_USAGE
 	"  -h, --help      show this help\n"
@@ -118,6 +126,63 @@ static int take_graph_option(int *argc, char **argv, const char **fn)
 		i--;
 	}
 	return callees;
+}
+
+/* Take --tree[=caller|callee] and --depth=N out of argv as
+ * take_graph_option does: *tree -1 without --tree, 0 top-down (caller),
+ * 1 bottom-up (callee); *depth UINT32_MAX without --depth. */
+static void take_tree_option(int *argc, char **argv, int *tree, uint32_t *depth)
+{
+	*tree = -1;
+	*depth = UINT32_MAX;
+	for (int i = 1; i < *argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0)
+			break;
+		if (strcmp(a, "--tree") == 0 || strcmp(a, "--tree=caller") == 0)
+			*tree = 0;
+		else if (strcmp(a, "--tree=callee") == 0)
+			*tree = 1;
+		else if (strncmp(a, "--tree=", 7) == 0)
+			die_usage("report: unknown --tree '%s' (caller or callee)", a + 7);
+		else if (strncmp(a, "--depth=", 8) == 0) {
+			char *end;
+			unsigned long v = strtoul(a + 8, &end, 10);
+			if (*end || a[8] == '\0' || a[8] == '-' || v == 0 || v > 10000)
+				die_usage("report: --depth wants a number of levels from 1 to 10000, not '%s'", a + 8);
+			*depth = (uint32_t)v;
+		} else {
+			continue;
+		}
+		memmove(&argv[i], &argv[i + 1], (size_t)(*argc - i) * sizeof *argv);
+		(*argc)--;
+		i--;
+	}
+}
+
+/* --tree: the whole call tree of the profiles' stacks (calltree.h). */
+static int report_tree(char *const *files, size_t nfiles, int bottom_up, uint32_t depth, const struct sum_opts *o)
+{
+	struct pset s;
+	cmd_load(&s, files, nfiles, "");
+	if (!callstack_present(&s))
+		die("report: %s has no call stacks (record with `pct record -g`)", files[0]);
+	struct cs_graph g;
+	callstack_graph(&s, &g);
+	struct calltree t;
+	calltree_build(&g, bottom_up, &t);
+	struct calltree_opts co = {
+		.tsv = o->tsv, .max_depth = depth, .min_samples = o->min_samples, .percent_limit = o->percent_limit,
+		.full_names = o->full_names,
+	};
+	calltree_print(&t, &g, &s, &co, stdout);
+	if (!o->tsv || g.unrooted)
+		callstack_print_unrooted(&g, o->tsv ? "pct: report: " : "# ", o->tsv ? stderr : stdout);
+	calltree_free(&t);
+	callstack_graph_free(&g);
+	pset_free(&s);
+	symtab_free_all();
+	return 0;
 }
 
 /* The distinct names of the graph's functions, for name_match: an
@@ -200,7 +265,9 @@ int cmd_report(int argc, char **argv)
 	struct sum_opts o;
 	struct error e = { 0 };
 	const char *by = "function", *graph_fn = NULL;
-	int graph = take_graph_option(&argc, argv, &graph_fn);
+	int graph = take_graph_option(&argc, argv, &graph_fn), tree;
+	uint32_t depth;
+	take_tree_option(&argc, argv, &tree, &depth);
 	int first = sum_parse_options(argc, argv, usage, 1, &o, &by, &e);
 	if (first < 0)
 		return error_report(&e);
@@ -210,6 +277,15 @@ int cmd_report(int argc, char **argv)
 	if (first >= argc)
 		return usage_short(usage);
 	cmd_wrap_headers();
+	if (tree >= 0 && graph >= 0)
+		die_usage("report: --tree shows the whole tree; it does not take --callers or --callees");
+	if (depth != UINT32_MAX && tree < 0)
+		die_usage("report: --depth is --tree's");
+	if (tree >= 0) {
+		if (o.sort_total || o.split || o.limit != SIZE_MAX || strcmp(by, "function") != 0)
+			die_usage("report: --tree takes neither --sort, --split, -n nor --by (its nodes are functions, by total)");
+		return report_tree(argv + first, (size_t)(argc - first), tree, depth, &o);
+	}
 	if (graph >= 0) {
 		int status = report_neighbours(argv + first, (size_t)(argc - first), graph_fn, graph, &o);
 		symtab_free_all();
