@@ -25,20 +25,24 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# prog [SECONDS]: SECONDS of CPU time (default 0.3) in hot_loop, reading
+# its clock every 10^6 iterations (about 1 ms): on an oversubscribed
+# machine the CPU timers' samples gather in those reads (callchain.c)
 cat >prog.c <<'EOF'
+#include <stdlib.h>
 #include <time.h>
 static volatile unsigned long sink;
-__attribute__((noinline)) static void hot_loop(void)
+__attribute__((noinline)) static void hot_loop(double s)
 {
 	struct timespec a, b;
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
 	do {
-		for (int i = 0; i < 100000; i++)
+		for (int i = 0; i < 1000000; i++)
 			sink += (unsigned long)i * 7;
 		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
-	} while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < 300000000L);
+	} while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < (long)(s * 1e9));
 }
-int main(void) { hot_loop(); return 0; }
+int main(int argc, char **argv) { hot_loop(argc > 1 ? atof(argv[1]) : 0.3); return 0; }
 EOF
 mkdir srv run gone
 cc -g -O1 -Wl,--build-id -o srv/prog prog.c || fail "cc"
@@ -46,8 +50,13 @@ id=$(readelf -n srv/prog | sed -n 's/.*Build ID: *//p')
 [ -n "$id" ] || fail "no build-id in the test program"
 cp srv/prog run/prog && strip run/prog
 cp run/prog gone/prog
-"$PCTBIN" record -o a.pct ./run/prog >/dev/null 2>&1 || fail "record the stripped program"
-"$PCTBIN" record -o b.pct ./gone/prog >/dev/null 2>&1 || fail "record the program to delete"
+# 50 samples in each profile (0.3 s: 75 at 250 Hz), run longer (up to
+# 2.4 s) until it has them: a loaded machine loses CPU-timer expirations,
+# and a short run may take no sample and write no profile at all
+rec_a() { "$PCTBIN" record -o a.pct ./run/prog "$1" >/dev/null 2>&1 || fail "record the stripped program"; }
+rec_b() { "$PCTBIN" record -o b.pct ./gone/prog "$1" >/dev/null 2>&1 || fail "record the program to delete"; }
+until_samples 50 a.pct 0.3 2.4 rec_a
+until_samples 50 b.pct 0.3 2.4 rec_b
 rm gone/prog
 
 # report ARGS...: pct ARGS within 60 s into out and err; $ms: its wall time
@@ -98,6 +107,9 @@ export DEBUGINFOD_URLS=http://127.0.0.1:$port
 # (a) the stripped copy: names and lines from the server's debug info
 report report --format=tsv a.pct
 hot=$(share function hot_loop)
+# hot_loop has 94-100% of the samples (load 7.5 on 2 CPUs; the rest in
+# clock_gettime): of 50 samples or more, fewer than half in it is at
+# most 1e-4 to happen by chance from a share of 90% (binomial: 1e-13)
 awk -v s="$hot" 'BEGIN { exit !(s >= 50) }' || fail "(a) hot_loop has $hot% with debuginfod: $(head -5 out)"
 report report --format=tsv --by=line a.pct
 lines=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -112,6 +124,7 @@ echo "(a) stripped copy: hot_loop $hot% of samples, $lines samples on lines of p
 rm -rf dcache
 report report --format=tsv b.pct
 hot=$(share function hot_loop)
+# (50 samples or more: as (a))
 awk -v s="$hot" 'BEGIN { exit !(s >= 50) }' || fail "(b) hot_loop has $hot% with the binary deleted: $(head -5 out) $(cat err)"
 grep -q "GET /buildid/$id/executable 200" dlog || fail "(b) the server was not asked for the executable"
 report annotate hot_loop b.pct

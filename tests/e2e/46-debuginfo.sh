@@ -17,10 +17,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# spin [SECONDS]: SECONDS of CPU time (default 0.2) in spin
 cat >spin.c <<'EOF'
+#include <stdlib.h>
 #include <time.h>
 static volatile unsigned long sink;
-__attribute__((noinline)) static void spin(void)
+__attribute__((noinline)) static void spin(double s)
 {
 	struct timespec a, b;
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
@@ -28,10 +30,28 @@ __attribute__((noinline)) static void spin(void)
 		for (int i = 0; i < 100000; i++)
 			sink += (unsigned long)i * N;
 		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
-	} while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < 200000000L);
+	} while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < (long)(s * 1e9));
 }
-int main(void) { spin(); return 0; }
+int main(int argc, char **argv) { spin(argc > 1 ? atof(argv[1]) : 0.2); return 0; }
 EOF
+
+# record FILE PROGRAM: a profile with samples in PROGRAM's own module, the
+# one whose debug link or build-id the reports below look up (a module
+# without samples is not looked up): 0.2 s (50 samples at 250 Hz), run
+# longer (up to 1.6 s) until 5 samples are there.  A loaded machine loses
+# CPU-timer expirations, and a short run may take no sample and write no
+# profile at all; a report of a missing profile exits 1, as run allows,
+# having asked no server.
+in_module() {
+	"$PCTBIN" report --format=tsv "$1" 2>/dev/null | awk -F'\t' -v m="/${rec_prog##*/}" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		substr($c["module"], length($c["module"]) - length(m) + 1) == m { n += $c["samples"] } END { print n + 0 }'
+}
+rec_run() { "$PCTBIN" record -o "$rec_file" "$rec_prog" "$1" >/dev/null 2>&1 || fail "record $rec_prog"; }
+record() {
+	rec_file=$1 rec_prog=$2
+	until_samples 5 "$rec_file" 0.2 1.6 rec_run in_module
+}
 
 # run WHAT PCT ARGS: within 60 s, exit 0 or 1 (pct source finds no lines)
 run() {
@@ -50,7 +70,7 @@ strip -g fifolink
 objcopy --add-gnu-debuglink=link.debug fifolink || fail "objcopy"
 rm link.debug
 mkfifo link.debug
-"$PCTBIN" record -o f.pct ./fifolink >/dev/null 2>&1 || fail "record fifolink"
+record f.pct ./fifolink
 for c in "report --by=line" "annotate" "source"; do
 	# shellcheck disable=SC2086
 	run "debug link to a FIFO" $c f.pct
@@ -68,7 +88,7 @@ name += b'\0' * (-len(name) % 4)
 open(sys.argv[1], 'wb').write(name + b'\x01\x02\x03\x04')
 EOF
 objcopy --add-section .gnu_debuglink=link.bin a/b/dotdot || fail "objcopy"
-"$PCTBIN" record -o d.pct ./a/b/dotdot >/dev/null 2>&1 || fail "record dotdot"
+record d.pct ./a/b/dotdot
 for c in "report --by=line" "annotate" "source"; do
 	# shellcheck disable=SC2086
 	run "debug link with ../" $c d.pct
@@ -106,7 +126,7 @@ profiles=
 for n in 3 4 5; do
 	cc -O1 -DN=$n -o prog$n spin.c || fail "cc"
 	strip prog$n
-	"$PCTBIN" record -o p$n.pct ./prog$n >/dev/null 2>&1 || fail "record prog$n"
+	record p$n.pct ./prog$n
 	profiles="$profiles p$n.pct"
 done
 server() {   # server MODE: start one, set $port

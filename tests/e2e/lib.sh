@@ -135,22 +135,24 @@ samples_in() {
 		{ n += $c["samples"] } END { print n + 0 }'
 }
 
-# until_samples MIN FILE SECONDS LIMIT FUNCTION: a test that needs MIN
+# until_samples MIN FILE SECONDS LIMIT FUNCTION [COUNT]: a test that needs MIN
 # samples runs until it has them, not for a fixed time: FUNCTION SECONDS
 # (re)writes the profile FILE, and is called again with twice the seconds
 # while FILE holds fewer than MIN samples, up to LIMIT seconds; it fails
-# past that.  A loaded machine that loses CPU-timer expirations makes the
-# run longer, not the test fail.  Sets RAN_FOR to the seconds of the run
+# past that.  COUNT FILE, if given, prints the count held to MIN instead
+# of samples_in's (the samples in one module, say).  A loaded machine
+# that loses CPU-timer expirations makes the run longer, not the test
+# fail.  Sets RAN_FOR to the seconds of the run
 # kept, RAN_WALL to its wall-clock seconds.  (Rerunning on a count alone
 # biases no share: which function a sample lands in does not depend on
 # how many samples there are.)
 until_samples() {
-	local min=$1 file=$2 s=$3 limit=$4 fn=$5 got t0
+	local min=$1 file=$2 s=$3 limit=$4 fn=$5 count=${6:-samples_in} got t0
 	while :; do
 		t0=$(date +%s%N)
 		"$fn" "$s" || fail "$fn $s failed"
 		RAN_WALL=$(awk -v a="$t0" -v b="$(date +%s%N)" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-		got=$(samples_in "$file")
+		got=$("$count" "$file")
 		[ "$got" -ge "$min" ] && break
 		echo "until_samples: $got samples in $s s, want $min: running again for $(awk -v s="$s" 'BEGIN { print 2 * s }') s"
 		s=$(awk -v s="$s" 'BEGIN { print 2 * s }')

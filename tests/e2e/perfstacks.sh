@@ -47,7 +47,21 @@
 #                             agree by a chi-square test at 1e-4, of counts
 #                             scaled to 300 a side at most (two runs differ
 #                             by more than sampling noise); $CALLERS_FOLD, a
-#                             regex: functions passed through to their caller
+#                             regex: functions passed through to their caller;
+#                             $CALLERS_DEFF "D NU": the samples are not
+#                             independent, a count's variance is D times its
+#                             mean (D measured from NU degrees of freedom):
+#                             the counts are scaled by 1/D too, and the
+#                             statistic is held to DF x F(DF, NU)'s quantile
+#                             at 1e-4 (Paulson's approximation, above the
+#                             exact quantile: 25.66 for 24.66 at DF 1, NU 18;
+#                             47.04 for 43.48 at NU 9), not chi2's
+#
+# A program that works in phases longer than the sampling period gives
+# runs of samples with one caller, whose counts vary between two runs by
+# more than a multinomial's (a timer overrun too, one signal for several
+# periods: its variance is its weight squared, overrun_weight); a test of
+# such a program measures D over runs of its own and sets CALLERS_DEFF.
 US=$(printf '\037')
 
 perf_record() {
@@ -122,7 +136,8 @@ compare_rooted() {
 }
 
 compare_callers() {
-	awk -F'\t' -v us="$US" -v K="$3" -v CAP=300 -v fold="${CALLERS_FOLD:-}" '
+	local deff=${CALLERS_DEFF:-1 0}
+	awk -F'\t' -v us="$US" -v K="$3" -v CAP=300 -v fold="${CALLERS_FOLD:-}" -v D="${deff% *}" -v NU="${deff#* }" '
 		function fn(x,  f) { split(x, f, us); return f[2] }
 		FNR == 1 { side++ }
 		# each function at its outermost frame of the stack (as pct report
@@ -134,7 +149,13 @@ compare_callers() {
 			for (j = i + 1; j <= NF && fold != "" && fn($j) ~ fold; j++) ;
 			who = j <= NF ? fn($j) : "[root]"
 			tot[side, f] += $1; cnt[side, f, who] += $1; callers[f, who] = 1; funcs[f] = 1 } }
+		# DF x F(DF, NU)'"'"'s quantile at 1e-4 (Paulson; 3.719: the normal
+		# quantile of 1e-4)
+		function fcrit(d1, d2,  a, b, A, C, y, z) { z = 3.719; a = 2 / (9 * d1); b = 2 / (9 * d2)
+			A = (1 - b) ^ 2 - z * z * b; C = (1 - a) ^ 2 - z * z * a
+			y = ((1 - a) * (1 - b) + sqrt(((1 - a) * (1 - b)) ^ 2 - A * C)) / A; return d1 * y ^ 3 }
 		END {
+			if (D < 1) D = 1
 			# chi-square critical values at 1e-4, df 1..10; Wilson-Hilferty beyond
 			split("15.14 18.42 21.11 23.51 25.74 27.86 29.88 31.83 33.72 35.56", crit, " ")
 			# the functions of 40 samples on each side, those with two callers
@@ -152,7 +173,11 @@ compare_callers() {
 				# two runs differ by more than sampling noise (cc1'"'"'s passes:
 				# 28.9/70.0% of one run, 39.3/59.0% of the next): the counts
 				# are scaled to at most CAP a side
-				s1 = n1 > CAP ? CAP / n1 : 1; s2 = n2 > CAP ? CAP / n2 : 1; m1 = s1 * n1; m2 = s2 * n2
+				s1 = n1 > CAP ? CAP / n1 : 1; s2 = n2 > CAP ? CAP / n2 : 1
+				# dependent samples: each side at most n / D (CALLERS_DEFF)
+				if (s1 > 1 / D) s1 = 1 / D
+				if (s2 > 1 / D) s2 = 1 / D
+				m1 = s1 * n1; m2 = s2 * n2
 				for (k in callers) { split(k, kk, SUBSEP); if (kk[1] != best) continue; w = kk[2]
 					a = s1 * cnt[1, best, w]; b = s2 * cnt[2, best, w]
 					e1 = (a + b) * m1 / (m1 + m2); e2 = (a + b) * m2 / (m1 + m2)
@@ -162,10 +187,10 @@ compare_callers() {
 				if (o1 + o2 > 0) { e1 = (o1 + o2) * m1 / (m1 + m2); e2 = (o1 + o2) * m2 / (m1 + m2)
 					chi += (o1 - e1) ^ 2 / e1 + (o2 - e2) ^ 2 / e2; df++
 					list = list sprintf("\n    %-40s pct %5.1f%%  perf %5.1f%%", "(others)", 100 * o1 / m1, 100 * o2 / m2) }
-				c = df < 1 ? 0 : df <= 10 ? crit[df] : df * (1 - 2 / (9 * df) + 3.719 * sqrt(2 / (9 * df))) ^ 3
+				c = df < 1 ? 0 : NU >= 4 ? fcrit(df, NU) : df <= 10 ? crit[df] : df * (1 - 2 / (9 * df) + 3.719 * sqrt(2 / (9 * df))) ^ 3
 				ok = df < 1 || chi <= c
-				printf "callers of %s (pct %d, perf %d samples): chi2 %.2f (counts scaled to %d), df %d, critical %.2f  %s%s\n",
-					substr(best, 1, 50), n1, n2, chi, CAP, df, c, ok ? "ok" : "MISMATCH", list
+				printf "callers of %s (pct %d, perf %d samples): chi2 %.2f (counts scaled to %d, %d), df %d, critical %.2f  %s%s\n",
+					substr(best, 1, 50), n1, n2, chi, m1 + 0.5, m2 + 0.5, df, c, ok ? "ok" : "MISMATCH", list
 				if (!ok) bad = 1
 			}
 			if (done == 0) { print "no function with 40 samples on both sides"; exit 1 }
