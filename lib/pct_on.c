@@ -557,6 +557,12 @@ void rt_before_exec(void)
 	sigset_t old;
 	rt_block_signals(&old);
 	write_empty();
+	/* the CPU clock where this program's sampling ends: the next one's
+	 * starts there (rt_note_cpu_now) */
+	if (rt_load_acquire(&rt_g.table_ready) && rt_write_begin_any()) {
+		rt_note_cpu_now();
+		rt_write_end();
+	}
 	rt_restore_signals(&old);
 }
 

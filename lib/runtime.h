@@ -385,6 +385,7 @@ uint32_t rt_sample_at(uintptr_t pc, uint32_t thread, uint64_t n, uint64_t when_n
 									CPU clock */
 uint64_t rt_monotonic_ns(void); /* async-signal-safe */
 void rt_sample_lost(uint64_t n);                    /* async-signal-safe */
+void rt_note_cpu_now(void);                         /* async-signal-safe */
 void rt_stack_record(const uint64_t *regs, uint32_t thread, uint64_t n, uintptr_t stack_hi,
 		     uint32_t tick); /* a-s-safe */
 void rt_thread_stack_known(void);

@@ -363,6 +363,22 @@ static void note_cpu(uint64_t now_ns)
 		rt_store_relaxed(rt_shared(&rt_g.hdr->cpu_last_ns), cpu_now_ns());
 }
 
+/*
+ * async-signal-safe: cpu_last_ns is the process's CPU clock now, whenever
+ * it was noted last: before an exec or _exit (pct_on.c, rt_before_exec),
+ * whose file stays unfinished.  The program exec'd next starts its CPU
+ * clock there (a process's clock runs on through exec), and the time
+ * between is its "before sampling started" (pset_cpu_before_ns); the
+ * last note at a sample could be 10 ms and the signals' spacing older,
+ * which on a loaded machine (a signal for up to 40 periods) moved 0.1 s
+ * of the earlier program's time, sampled at its rate, to the exec'd
+ * program's start.  The caller may write to the range (rt_write_begin).
+ */
+void rt_note_cpu_now(void)
+{
+	rt_store_relaxed(rt_shared(&rt_g.hdr->cpu_last_ns), cpu_now_ns());
+}
+
 /* async-signal-safe: charge n samples at pc to thread slot + 1 thread
  * (0: unknown), taken now.  The file must exist (table_ready).  Returns
  * the tick's index + 1 (0: none), for the sample's stack record. */

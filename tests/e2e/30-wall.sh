@@ -24,12 +24,17 @@ int main(int argc, char **argv)
 }
 EOF
 cc -O2 -g -I"$ROOT/tests/progs" -o spinsleep ss.c || fail "cc ss.c"
-# (cpu and user see only the spin: half a second of it, no sleep)
-"$PCTBIN" record -o cpu.pct ./spinsleep 0.5 0 >/dev/null 2>&1 || fail "cpu run"
+# (cpu and user see only the spin: half a second of it, no sleep.  A
+# CPU-time timer can miss a whole short run on a loaded machine, which
+# then leaves no profile (libpct(3)): sampled runs it again, and a
+# profile must be there after)
+sampled cpu.pct cpu.err "$PCTBIN" record -o cpu.pct ./spinsleep 0.5 0 >/dev/null || fail "cpu run: $(cat cpu.err)"
+[ -f cpu.pct ] || fail "cpu run left no profile: $(cat cpu.err)"
 "$PCTBIN" record -e wall -o wall.pct ./spinsleep >phases.txt 2>err || fail "wall run: $(cat err)"
-"$PCTBIN" record -e user -o user.pct ./spinsleep 0.5 0 >/dev/null 2>&1 || fail "user run"
+sampled user.pct user.err "$PCTBIN" record -e user -o user.pct ./spinsleep 0.5 0 >/dev/null || fail "user run: $(cat user.err)"
+[ -f user.pct ] || fail "user run left no profile: $(cat user.err)"
 read -r w_spin w_sleep <phases.txt
-for e in cpu wall user; do "$PCTBIN" report --format=tsv $e.pct >$e.tsv || fail "report $e"; done
+for e in cpu wall user; do "$PCTBIN" report --format=tsv $e.pct >$e.tsv 2>rep.err || fail "report $e: $(cat rep.err)"; done
 # spin's loop (burn.h) reads its CPU clock: time in clock_gettime is
 # spin's too (on a loaded machine, 17% of it was seen there)
 burn_share() { awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
