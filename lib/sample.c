@@ -474,8 +474,10 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		self.tid = rt_gettid();
 	if (self.slot == 0)
 		self.slot = rt_thread_slot(self.tid, NULL);
-	else if ((++self.signals & 255) == 0)
-		rt_thread_name_mine(self.slot);  /* a name set after its first sample */
+	else if (++self.signals < 256 ? (self.signals & (self.signals - 1)) == 0 : (self.signals & 255) == 0)
+		rt_thread_name_mine(self.slot);  /* a name set after its first sample: at the 1st, 2nd,
+						    4th ... 128th signal after it, then every 256th, so
+						    that a short thread has its name before its end */
 	if (si->si_code == SI_TIMER)
 		rt_arm_timer_mine();  /* the end of the first period (threads.c)? */
 	if (rt_g.method.ring_pages && si->si_code == SI_TIMER) {
