@@ -303,6 +303,11 @@ PROGS += $(B)/tests/progs/jitcopy
 $(B)/tests/progs/jitcopy: tests/progs/jitcopy.c
 	@mkdir -p $(@D)
 	$(CC) $(PROG_CFLAGS) -o $@ $<
+# phase_a, then phase_b, by wall-clock time (tests 110 and 169, --time)
+PROGS += $(B)/tests/progs/phases
+$(B)/tests/progs/phases: tests/progs/phases.c
+	@mkdir -p $(@D)
+	$(CC) $(PROG_CFLAGS) -o $@ $<
 # two threads that burn CPU one after the other (test 109, pct timeline)
 PROGS += $(B)/tests/progs/handoff
 $(B)/tests/progs/handoff: tests/progs/handoff.c tests/progs/burn.h

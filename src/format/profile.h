@@ -277,6 +277,12 @@ int profile_filter_empty(const struct profile_filter *f);
  * proportion, as profile_slice does.  No errors.
  */
 void profile_select(struct profile *p, const struct profile_filter *f);
+/* After a slice or a selection kept p->total of before samples (with the
+ * dropped ones): what the kept samples cover, at the profile's own rate,
+ * so that rates and the shortfall check read as for a whole profile
+ * (cpu_ns and cpu_last_ns in proportion); the dropped, untimed and
+ * stacks_dropped counts become 0 (ticks.c). */
+void profile_cover_kept(struct profile *p, uint64_t before);
 
 /*
  * Timer overruns: a sample signal that stands for more than one period

@@ -136,10 +136,5 @@ void profile_select(struct profile *p, const struct profile_filter *f)
 	free(srenum);
 	/* what the kept samples cover, at the profile's own rate, as a --time
 	 * slice does (profile_slice) */
-	double part = before ? (double)p->total / (double)before : 0;
-	p->cpu_ns = (uint64_t)((double)p->cpu_ns * part);
-	p->hdr.cpu_last_ns = p->hdr.cpu_start_ns + p->cpu_ns;
-	p->hdr.dropped = 0;
-	p->hdr.untimed = 0;
-	p->hdr.stacks_dropped = 0;
+	profile_cover_kept(p, before);
 }

@@ -277,13 +277,18 @@ int profile_slice(struct profile *p, const struct time_range *r, uint64_t origin
 	free(renum);
 	/* what the slice's samples cover, at the profile's own rate, so that
 	 * rates and the shortfall check read as for a whole profile */
+	profile_cover_kept(p, before);
+	return 0;
+}
+
+void profile_cover_kept(struct profile *p, uint64_t before)
+{
 	double part = before ? (double)p->total / (double)before : 0;
 	p->cpu_ns = (uint64_t)((double)p->cpu_ns * part);
 	p->hdr.cpu_last_ns = p->hdr.cpu_start_ns + p->cpu_ns;
 	p->hdr.dropped = 0;
 	p->hdr.untimed = 0;
 	p->hdr.stacks_dropped = 0;
-	return 0;
 }
 
 static uint64_t sat_add(uint64_t a, uint64_t b)

@@ -8,27 +8,7 @@
 # a bad range, a process killed with SIGKILL (every tick before the kill
 # is kept) and a process tree are handled.
 . "$(dirname "$0")/lib.sh"
-command -v cc >/dev/null || fail "no C compiler"
-cat >phases.c <<'EOS'
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }
-static volatile unsigned long sink;
-/* each runs until its end (CLOCK_MONOTONIC), reading the clock every
- * 200,000 iterations, so that the clock's own time stays small */
-__attribute__((noinline)) void phase_a(double end) { while (now() < end) for (long i = 0; i < 200000; i++) sink += i; }
-__attribute__((noinline)) void phase_b(double end) { while (now() < end) for (long i = 0; i < 200000; i++) sink ^= i; }
-/* phases [SECONDS]: each phase SECONDS (default 1) */
-int main(int argc, char **argv)
-{
-	double t0 = now(), len = argc > 1 ? atof(argv[1]) : 1.0;
-	phase_a(t0 + len);
-	phase_b(t0 + 2 * len);
-	return 0;
-}
-EOS
-cc -O1 -g -o phases phases.c || fail "cc"
+cp "$PROGS/phases" phases || fail "no $PROGS/phases"
 # samples FILE.tsv: the samples of a report
 samples() { awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { n += $c["samples"] } END { print n + 0 }' "$1"; }
 # each phase is a second of wall-clock time, so a loaded machine gives it

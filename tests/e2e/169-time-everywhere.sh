@@ -7,16 +7,7 @@
 # file (its interval and run counts).  A bad range is a usage error (exit
 # 2) whose message echoes the argument, and merge then writes nothing.
 . "$(dirname "$0")/lib.sh"
-command -v cc >/dev/null || fail "no C compiler"
-cat >phases.c <<'EOS'
-#include <time.h>
-static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }
-static volatile unsigned long sink;
-__attribute__((noinline)) void phase_a(double end) { while (now() < end) for (long i = 0; i < 200000; i++) sink += i; }
-__attribute__((noinline)) void phase_b(double end) { while (now() < end) for (long i = 0; i < 200000; i++) sink ^= i; }
-int main(void) { double t0 = now(); phase_a(t0 + 1.0); phase_b(t0 + 2.0); return 0; }
-EOS
-cc -O1 -g -o phases phases.c || fail "cc"
+cp "$PROGS/phases" phases || fail "no $PROGS/phases"
 # rows FILE.tsv: samples, module and function of each row, sorted
 rows() { awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["samples"] "\t" $c["module"] "\t" $c["function"] }' "$1" | sort; }
 tsv_samples() { awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { n += $c["samples"] } END { print n + 0 }' "$1"; }
