@@ -42,11 +42,13 @@ for how in record record-g preload preload-g; do
 	for u in 000 002; do
 		# (a process of which no CPU-timer expiration was delivered
 		# leaves no profile, which an oversubscribed machine's tick can
-		# do to a short run (libpct(3)): the run is made again, three
-		# times at most)
-		for try in 1 2 3; do
+		# do to a short run (libpct(3)), the child's most of all: it
+		# burns a part of the run: the run is made again, twice as
+		# long each time (0.2 s to 3.2 s), five times at most)
+		s=0.2
+		for try in 1 2 3 4 5; do
 		rm -f "$D"/m*.pct
-		(umask $u && run_pct $how "$D/m.pct" 0.2)
+		(umask $u && run_pct $how "$D/m.pct" $s)
 		unharmed "$how, umask $u"
 		want=644; case $how in *-g) want=600 ;; esac
 		n=0
@@ -60,8 +62,10 @@ for how in record record-g preload preload-g; do
 		# members, the header's count at offset 20
 		case $how in record*) [ $n = 1 ] && n=$(od -An -tu4 -j20 -N4 "$D/m.pct" | tr -d ' ') ;; esac
 		[ $n -ge 2 ] && break
-		[ $try = 3 ] && fail "$how, umask $u: $n profiles in each of 3 runs, want the parent's and a child's: $(tail -3 run.err)"
-		echo "$how, umask $u: $n profiles, want the parent's and a child's: again ($(tail -3 run.err | tr '\n' '|'))"
+		[ $try = 5 ] && fail "$how, umask $u: $n profiles in each of 5 runs (0.2 s to $s s), want the parent's and a child's: $(tail -3 run.err)"
+		s=$(awk -v s="$s" 'BEGIN { print 2 * s }')
+		echo "$how, umask $u: $n profiles, want the parent's and a child's: again for $s s ($(tail -3 run.err | tr '\n' '|'))"
+		sleep 1
 		done
 	done
 done

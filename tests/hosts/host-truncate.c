@@ -5,8 +5,9 @@
  *   host-truncate SECONDS [own|dfl|ign|raise|blocked]
  *
  * Under pct ($PCT names the profile), it burns CPU until the profile
- * exists, truncates it as `: > FILE` would (open with O_TRUNC), and burns
- * SECONDS more, so that pct writes to the truncated file; without $PCT it
+ * exists, truncates it as `: > FILE` would (open with O_TRUNC), burns
+ * until pct wrote to the truncated file (its mapping of it is gone), and
+ * burns SECONDS more; without $PCT it
  * burns SECONDS.  Then, with "own", it maps a file of its own, truncates
  * it, touches the page past the end and catches the SIGBUS in its own
  * handler (siglongjmp), which must see si_addr in its page and its own
@@ -25,11 +26,29 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "../progs/burn.h"
 
 DEFINE_BURN(static, burn)
+
+/* does /proc/self/maps show a mapping of the file (dev, ino)? */
+static int maps_file(dev_t dev, ino_t ino)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[4096];
+	unsigned maj, mnr;
+	unsigned long long i;
+	int found = 0;
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof line, f))
+		if (sscanf(line, "%*s %*s %*s %x:%x %llu", &maj, &mnr, &i) == 3)
+			found = i == (unsigned long long)ino && maj == major(dev) && mnr == minor(dev);
+	fclose(f);
+	return found;
+}
 
 static sigjmp_buf back;
 static char *page;
@@ -61,6 +80,13 @@ int main(int argc, char **argv)
 		int fd = open(prof, O_WRONLY | O_TRUNC | O_CLOEXEC);
 		if (fd >= 0)
 			close(fd);
+		/* then until pct met the truncation at a write of its own (its
+		 * mapping of the file is gone from /proc/self/maps: it made the
+		 * range zero memory of its own), at most 30 s of CPU: a fixed
+		 * time may hold no sample on a loaded machine, which loses
+		 * CPU-timer expirations (libpct(3)) */
+		for (int i = 0; i < 3000 && fd >= 0 && st.st_ino && maps_file(st.st_dev, st.st_ino); i++)
+			burn(0.01);
 	}
 	burn(s);
 	printf("done\n");
