@@ -63,13 +63,33 @@ static int module_passes(const struct profile *p, uint32_t m, const struct profi
 	return in_list(f->dso, path, strlen(path)) || in_list(f->dso, base, strlen(base));
 }
 
-/* The module of p holding absolute address pc, or PROFILE_NO_MODULE. */
-static uint32_t module_at(const struct profile *p, uint64_t pc)
+/* The modules of p by start address (indexes), for module_at. */
+static const struct profile *by_start_of;
+static int by_start(const void *a, const void *b)
 {
-	for (size_t m = 0; m < p->nmodules; m++)
-		if (pc >= p->modules[m].start && pc < p->modules[m].end)
-			return (uint32_t)m;
-	return PROFILE_NO_MODULE;
+	uint64_t x = by_start_of->modules[*(const uint32_t *)a].start, y = by_start_of->modules[*(const uint32_t *)b].start;
+	return (x > y) - (x < y);
+}
+
+/* The module of p holding absolute address pc, or PROFILE_NO_MODULE:
+ * the one of the latest start at or below pc (order: the modules by
+ * start), if pc is below its end.  A binary search, so that a profile of
+ * many stacks and many modules costs their product's logarithm, not the
+ * product. */
+static uint32_t module_at(const struct profile *p, const uint32_t *order, uint64_t pc)
+{
+	size_t lo = 0, hi = p->nmodules;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->modules[order[mid]].start <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return PROFILE_NO_MODULE;
+	uint32_t m = order[lo - 1];
+	return pc < p->modules[m].end ? m : PROFILE_NO_MODULE;
 }
 
 void profile_select(struct profile *p, const struct profile_filter *f)
@@ -100,10 +120,16 @@ void profile_select(struct profile *p, const struct profile_filter *f)
 	/* stacks: by their thread and the module of their sampled PC, the
 	 * last register (pct_format.h) */
 	uint32_t *srenum = xmalloc((p->nstacks ? p->nstacks : 1) * sizeof *srenum);
+	uint32_t *order = xmalloc((p->nmodules ? p->nmodules : 1) * sizeof *order);
+	for (size_t m = 0; m < p->nmodules; m++)
+		order[m] = (uint32_t)m;
+	by_start_of = p;
+	qsort(order, p->nmodules, sizeof *order, by_start);
+	by_start_of = NULL;
 	size_t ns = 0;
 	for (size_t i = 0; i < p->nstacks; i++) {
 		struct profile_stack st = p->stacks[i];
-		uint32_t m = p->hdr.stack_regs ? module_at(p, st.regs[p->hdr.stack_regs - 1]) : PROFILE_NO_MODULE;
+		uint32_t m = p->hdr.stack_regs ? module_at(p, order, st.regs[p->hdr.stack_regs - 1]) : PROFILE_NO_MODULE;
 		srenum[i] = 0;
 		if (!thread_passes(p, st.thread, f, prog, proglen) || !module_passes(p, m, f))
 			continue;
@@ -134,6 +160,7 @@ void profile_select(struct profile *p, const struct profile_filter *f)
 	free(keep);
 	free(renum);
 	free(srenum);
+	free(order);
 	/* what the kept samples cover, at the profile's own rate, as a --time
 	 * slice does (profile_slice) */
 	profile_cover_kept(p, before);
